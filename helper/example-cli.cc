@@ -1,0 +1,342 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "example-cli.h"
+
+#include "model/util/input-error.h"
+
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+
+#include <cctype>
+#include <cmath>
+#include <iostream>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ExampleCli");
+
+namespace
+{
+
+/** Split "12.5MiB" into 12.5 and "MiB"; false if there is no leading number. */
+bool
+SplitNumber(const std::string& text, double& number, std::string& suffix)
+{
+    size_t used = 0;
+    try
+    {
+        number = std::stod(text, &used);
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+    suffix = text.substr(used);
+    return std::isfinite(number);
+}
+
+/** Case-insensitive lookup of \p suffix in \p table. */
+bool
+LookupScale(const std::vector<std::pair<std::string, double>>& table,
+            std::string suffix,
+            double& scale)
+{
+    for (auto& c : suffix)
+    {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (const auto& [name, value] : table)
+    {
+        if (name == suffix)
+        {
+            scale = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+uint64_t
+ParseBytes(const std::string& text, const std::string& what)
+{
+    static const std::vector<std::pair<std::string, double>> units = {
+        {"", 1},
+        {"b", 1},
+        {"kib", 1024.0},
+        {"mib", 1024.0 * 1024},
+        {"gib", 1024.0 * 1024 * 1024},
+        {"tib", 1024.0 * 1024 * 1024 * 1024},
+        {"kb", 1e3},
+        {"mb", 1e6},
+        {"gb", 1e9},
+        {"tb", 1e12},
+        {"k", 1024.0},
+        {"m", 1024.0 * 1024},
+        {"g", 1024.0 * 1024 * 1024},
+    };
+    double number = 0;
+    std::string suffix;
+    double scale = 0;
+    if (!SplitNumber(text, number, suffix) || !LookupScale(units, suffix, scale))
+    {
+        throw InputError(what + ": not a byte size (got '" + text +
+                         "'; use e.g. 4096, 64KiB, 4MiB, 1GB)");
+    }
+    const double bytes = number * scale;
+    if (bytes < 0 || bytes > 1.8e19 || bytes != std::floor(bytes))
+    {
+        throw InputError(what + ": byte size must be a whole non-negative number (got '" +
+                         text + "')");
+    }
+    return static_cast<uint64_t>(bytes);
+}
+
+uint64_t
+ParseRateBps(const std::string& text, const std::string& what)
+{
+    static const std::vector<std::pair<std::string, double>> units = {
+        {"", 1},        {"bps", 1},      {"b/s", 1},     {"kbps", 1e3},  {"kb/s", 1e3},
+        {"k", 1e3},     {"mbps", 1e6},   {"mb/s", 1e6},  {"m", 1e6},     {"gbps", 1e9},
+        {"gb/s", 1e9},  {"g", 1e9},      {"tbps", 1e12}, {"tb/s", 1e12}, {"t", 1e12},
+    };
+    double number = 0;
+    std::string suffix;
+    double scale = 0;
+    if (!SplitNumber(text, number, suffix) || !LookupScale(units, suffix, scale))
+    {
+        throw InputError(what + ": not a rate (got '" + text + "'; use e.g. 100Gbps, 25G)");
+    }
+    const double rate = number * scale;
+    if (!(rate >= 1) || rate > 1e16)
+    {
+        throw InputError(what + ": rate must be positive (got '" + text + "')");
+    }
+    return static_cast<uint64_t>(std::llround(rate));
+}
+
+Time
+ParseTime(const std::string& text, const std::string& what)
+{
+    static const std::vector<std::pair<std::string, double>> units = {
+        {"s", 1e12},
+        {"ms", 1e9},
+        {"us", 1e6},
+        {"ns", 1e3},
+        {"ps", 1},
+    };
+    double number = 0;
+    std::string suffix;
+    double scale = 0;
+    if (!SplitNumber(text, number, suffix) || !LookupScale(units, suffix, scale))
+    {
+        throw InputError(what + ": not a duration (got '" + text + "'; use e.g. 1us, 500ns)");
+    }
+    const double ps = number * scale;
+    if (ps < 0 || ps > 9.2e18)
+    {
+        throw InputError(what + ": duration must be non-negative (got '" + text + "')");
+    }
+    return PicoSeconds(static_cast<int64_t>(std::llround(ps)));
+}
+
+ExampleCli::ExampleCli(const std::string& description)
+{
+    m_cmd.Usage(description);
+}
+
+void
+ExampleCli::Add(const std::string& name, const std::string& help, const std::string& defaultValue)
+{
+    m_values[name] = defaultValue;
+    m_given[name] = false;
+    m_cmd.AddValue(name, help + " [" + defaultValue + "]", m_values[name]);
+}
+
+void
+ExampleCli::Parse(int argc, char** argv)
+{
+    // Check every argument before CommandLine sees it: it would print its usage and
+    // exit with status 1 on an unknown name.
+    static const std::vector<std::string> ns3Flags = {"help",
+                                                      "PrintHelp",
+                                                      "PrintGlobals",
+                                                      "PrintGroups",
+                                                      "PrintTypeIds",
+                                                      "PrintAttributes",
+                                                      "PrintGroup",
+                                                      "version",
+                                                      "PrintVersion"};
+    std::vector<char*> passOn = {argv[0]};
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+        {
+            throw InputError("unexpected argument '" + arg + "' (options are --name=value)");
+        }
+        const auto eq = arg.find('=');
+        const std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            if (eq == std::string::npos ||
+                !Config::SetDefaultFailSafe(name, StringValue(arg.substr(eq + 1))))
+            {
+                throw InputError("--" + name + ": not a settable ns-3 attribute or bad value");
+            }
+            continue;
+        }
+        bool isNs3Flag = false;
+        for (const auto& flag : ns3Flags)
+        {
+            isNs3Flag = isNs3Flag || name == flag;
+        }
+        if (!isNs3Flag && m_values.find(name) == m_values.end())
+        {
+            throw InputError("unknown argument --" + name + " (see --help)");
+        }
+        if (!isNs3Flag)
+        {
+            m_given[name] = true;
+            if (eq == std::string::npos)
+            {
+                // A bare --flag means "true", as with ns-3's boolean options.
+                m_values[name] = "1";
+                continue;
+            }
+        }
+        passOn.push_back(argv[i]);
+    }
+    m_cmd.Parse(static_cast<int>(passOn.size()), passOn.data());
+}
+
+std::string
+ExampleCli::Get(const std::string& name) const
+{
+    auto it = m_values.find(name);
+    if (it == m_values.end())
+    {
+        throw InputError("--" + name + ": not an option of this program");
+    }
+    return it->second;
+}
+
+bool
+ExampleCli::IsSet(const std::string& name) const
+{
+    auto it = m_given.find(name);
+    return it != m_given.end() && it->second;
+}
+
+void
+ExampleCli::Fail(const std::string& name, const std::string& what) const
+{
+    throw InputError("--" + name + ": " + what + " (got '" + Get(name) + "')");
+}
+
+uint64_t
+ExampleCli::GetBytes(const std::string& name) const
+{
+    return ParseBytes(Get(name), "--" + name);
+}
+
+uint64_t
+ExampleCli::GetRateBps(const std::string& name) const
+{
+    return ParseRateBps(Get(name), "--" + name);
+}
+
+Time
+ExampleCli::GetTime(const std::string& name) const
+{
+    return ParseTime(Get(name), "--" + name);
+}
+
+uint64_t
+ExampleCli::GetUint(const std::string& name, uint64_t min, uint64_t max) const
+{
+    const std::string text = Get(name);
+    size_t used = 0;
+    unsigned long long value = 0;
+    try
+    {
+        value = std::stoull(text, &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || text[0] == '-')
+    {
+        Fail(name, "not a whole number");
+    }
+    if (value < min || value > max)
+    {
+        Fail(name, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    }
+    return value;
+}
+
+double
+ExampleCli::GetDouble(const std::string& name, double min, double max) const
+{
+    const std::string text = Get(name);
+    size_t used = 0;
+    double value = 0;
+    try
+    {
+        value = std::stod(text, &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(value))
+    {
+        Fail(name, "not a number");
+    }
+    if (value < min || value > max)
+    {
+        std::ostringstream range;
+        range << "must be in [" << min << ", " << max << "]";
+        Fail(name, range.str());
+    }
+    return value;
+}
+
+bool
+ExampleCli::GetBool(const std::string& name) const
+{
+    const std::string text = Get(name);
+    if (text == "1" || text == "true" || text == "yes" || text == "on")
+    {
+        return true;
+    }
+    if (text == "0" || text == "false" || text == "no" || text == "off")
+    {
+        return false;
+    }
+    Fail(name, "not a boolean (use 0 or 1)");
+}
+
+int
+RunMain(const std::function<int()>& body)
+{
+    Time::SetResolution(Time::PS);
+    try
+    {
+        return body();
+    }
+    catch (const InputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 2;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_EXAMPLE_CLI_H
+#define MLFABRIC_EXAMPLE_CLI_H
+
+#include "ns3/command-line.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Command line of an mlfabric program: ns-3's CommandLine with strict checking.
+ *
+ * Options are declared as strings with a default and read back with typed getters
+ * that validate them. An unknown option or a bad value throws InputError naming the
+ * option, so that RunMain prints one line and exits with status 2 instead of
+ * CommandLine's usage dump. Options of the form --ns3::Type::Attribute=value and
+ * ns-3's own (--PrintHelp, --PrintGlobals, ...) pass through to CommandLine.
+ */
+class ExampleCli
+{
+  public:
+    /** \param description one line printed by --help */
+    explicit ExampleCli(const std::string& description);
+
+    /**
+     * Declare an option.
+     * \param name option name, without the leading dashes
+     * \param help one-line help text
+     * \param defaultValue value used when the option is absent
+     */
+    void Add(const std::string& name, const std::string& help, const std::string& defaultValue);
+
+    /**
+     * Parse argv. Throws InputError on an unknown option or a malformed one.
+     * \param argc argument count
+     * \param argv argument vector
+     */
+    void Parse(int argc, char** argv);
+
+    /** \param name option \return its raw value */
+    std::string Get(const std::string& name) const;
+    /** \param name option \return true if it was given on the command line */
+    bool IsSet(const std::string& name) const;
+    /** \param name option \return a byte count such as 4096, 4KiB, 4MiB, 1GB */
+    uint64_t GetBytes(const std::string& name) const;
+    /** \param name option \return a rate in bit/s such as 100Gbps, 100Gb/s, 25G */
+    uint64_t GetRateBps(const std::string& name) const;
+    /** \param name option \return a duration such as 1us, 500ns, 2ms */
+    Time GetTime(const std::string& name) const;
+    /**
+     * \param name option
+     * \param min smallest accepted value
+     * \param max largest accepted value
+     * \return an integer in [min, max]
+     */
+    uint64_t GetUint(const std::string& name, uint64_t min, uint64_t max) const;
+    /**
+     * \param name option
+     * \param min smallest accepted value
+     * \param max largest accepted value
+     * \return a real number in [min, max]
+     */
+    double GetDouble(const std::string& name, double min, double max) const;
+    /** \param name option \return a boolean given as 0/1/true/false/yes/no/on/off */
+    bool GetBool(const std::string& name) const;
+
+  private:
+    /** Throw InputError("--name: what (got 'value')"). */
+    [[noreturn]] void Fail(const std::string& name, const std::string& what) const;
+
+    CommandLine m_cmd;                           //!< ns-3's parser, for --help and attributes
+    std::map<std::string, std::string> m_values; //!< option name -> value
+    std::map<std::string, bool> m_given;         //!< option name -> seen on the command line
+};
+
+/**
+ * \ingroup mlfabric
+ * Run a program body, turning input errors into one line and exit status 2.
+ *
+ * Also sets picosecond time resolution before the body creates any Time.
+ * \param body the program
+ * \return the process exit status
+ */
+int RunMain(const std::function<int()>& body);
+
+/** \name Unit parsing used by ExampleCli and the file readers
+ * Each throws InputError with \p what as context when the text is malformed.
+ * @{
+ */
+/** \return bytes from "4096", "4KiB", "4MiB", "1GiB", "1KB" (10^3), "1MB", "1GB" */
+uint64_t ParseBytes(const std::string& text, const std::string& what);
+/** \return bit/s from "100Gbps", "100Gb/s", "100G", "400Mbps", "1e9" */
+uint64_t ParseRateBps(const std::string& text, const std::string& what);
+/** \return a duration from "1us", "500ns", "2ms", "1s", "10ps" */
+Time ParseTime(const std::string& text, const std::string& what);
+/** @} */
+
+} // namespace ns3
+
+#endif /* MLFABRIC_EXAMPLE_CLI_H */
