@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ROCE_CHANNEL_H
+#define MLFABRIC_ROCE_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+class RocePort;
+
+/**
+ * \ingroup mlfabric-link
+ * A full-duplex point-to-point cable between two RocePorts.
+ *
+ * A frame reaches the peer one serialization time plus the propagation delay after it
+ * starts: one event per frame and direction.
+ */
+class RoceChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RoceChannel() = default;
+
+    /**
+     * Connect both ends.
+     * \param a one port
+     * \param b the other port
+     */
+    void Connect(Ptr<RocePort> a, Ptr<RocePort> b);
+
+    /** \param from one end \return the other end */
+    Ptr<RocePort> GetPeer(const RocePort* from) const;
+
+    /** \return the one-way propagation delay */
+    Time GetDelay() const;
+
+    /**
+     * Carry a frame from \p from to its peer.
+     * \param from sending port
+     * \param packet the frame
+     * \param wireBytes its wire size
+     * \param isPfc true for a PFC frame
+     * \param txTime its serialization time
+     */
+    void Transmit(const RocePort* from,
+                  Ptr<Packet> packet,
+                  uint32_t wireBytes,
+                  bool isPfc,
+                  Time txTime);
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;           //!< propagation delay
+    Ptr<RocePort> m_ends[2]; //!< the two ports
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ROCE_CHANNEL_H */

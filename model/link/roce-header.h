@@ -1,0 +1,101 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ROCE_HEADER_H
+#define MLFABRIC_ROCE_HEADER_H
+
+#include "model/cc/congestion-ops.h"
+
+#include "ns3/header.h"
+
+#include <array>
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-link
+ * The transport header of every RoCEv2 packet mlfabric simulates.
+ *
+ * It stands for IPv4 + UDP + BTH (+ AETH on ACKs) and carries what those headers
+ * carry that the model uses: node addresses, queue-pair numbers, the ECN field,
+ * a 64-bit byte sequence (the 24-bit PSN of real hardware cannot wrap here), and the
+ * INT stack HPCC needs. The simulated encoding is not the wire encoding: the bytes a
+ * packet costs on the wire come from GetWireBytes(), which follows the real layout.
+ */
+class RoceHeader : public Header
+{
+  public:
+    /** Packet kind. */
+    enum Type : uint8_t
+    {
+        DATA = 0, //!< payload of a message
+        ACK = 1,  //!< cumulative acknowledgement
+        NACK = 2, //!< sequence gap: resend from the carried sequence
+        CNP = 3,  //!< congestion notification (DCQCN)
+    };
+
+    /** Bits of the flags field. */
+    enum Flag : uint8_t
+    {
+        LAST = 1,       //!< last packet of a message
+        ECT = 2,        //!< ECN-capable transport
+        CE = 4,         //!< congestion experienced (set by a switch)
+        WANT_INT = 8,   //!< switches stamp INT hops
+        WANT_CNP = 16,  //!< the receiver answers CE marks with CNPs
+        ECN_ECHO = 32,  //!< (ACK) acknowledged data carried CE
+    };
+
+    RoceHeader() = default;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /** \return bytes this packet occupies on the wire, preamble and gap included */
+    uint32_t GetWireBytes() const;
+
+    /** \return true if \p flag is set */
+    bool Has(Flag flag) const
+    {
+        return (flags & flag) != 0;
+    }
+
+    /** Set \p flag. */
+    void Set(Flag flag)
+    {
+        flags |= flag;
+    }
+
+    /**
+     * Append an INT hop record, if room is left.
+     * \return false when the stack is full
+     */
+    bool PushHop(const IntHop& hop);
+
+    Type type{DATA};        //!< packet kind
+    uint8_t priority{0};    //!< traffic class (0..7)
+    uint8_t flags{0};       //!< Flag bits
+    uint8_t nHops{0};       //!< valid entries of hops
+    uint32_t src{0};        //!< source node id
+    uint32_t dst{0};        //!< destination node id
+    uint32_t srcQp{0};      //!< source queue-pair number
+    uint32_t dstQp{0};      //!< destination queue-pair number
+    uint64_t seq{0};        //!< DATA: first payload byte; ACK/NACK: next expected byte
+    uint32_t payload{0};    //!< payload bytes (DATA)
+    uint64_t imm{0};        //!< DATA: message tag (immediate data)
+    int64_t timestampPs{0}; //!< DATA: transmit time; ACK: the echoed transmit time
+    std::array<IntHop, kMaxIntHops> hops; //!< INT stack
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ROCE_HEADER_H */

@@ -1,0 +1,511 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-port.h"
+
+#include "pfc-header.h"
+#include "roce-channel.h"
+#include "roce-wire.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RocePort");
+NS_OBJECT_ENSURE_REGISTERED(RocePort);
+
+TypeId
+RocePort::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RocePort")
+            .SetParent<NetDevice>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<RocePort>()
+            .AddAttribute("DataRate",
+                          "Line rate of the port",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&RocePort::SetDataRate, &RocePort::GetDataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("LossProbability",
+                          "Probability that a transmitted RoCE frame is lost on the wire",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RocePort::m_lossProbability),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("PauseQuanta",
+                          "Quanta (512 bit times each) carried by the pause frames this "
+                          "port sends",
+                          UintegerValue(PfcHeader::kMaxQuanta),
+                          MakeUintegerAccessor(&RocePort::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PauseRefreshFraction",
+                          "A held pause is refreshed after this fraction of its duration, "
+                          "so that the peer never resumes while congestion lasts",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&RocePort::m_refreshFraction),
+                          MakeDoubleChecker<double>(0.01, 0.99))
+            .AddTraceSource("Tx",
+                            "A frame started on the wire",
+                            MakeTraceSourceAccessor(&RocePort::m_txTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Loss",
+                            "A frame was lost on the wire",
+                            MakeTraceSourceAccessor(&RocePort::m_lossTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was sent: priority, quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&RocePort::m_pfcTxTrace),
+                            "ns3::RocePort::PfcTxCallback")
+            .AddTraceSource("PfcPause",
+                            "A priority of this port was paused by the peer and has "
+                            "resumed: priority, paused duration",
+                            MakeTraceSourceAccessor(&RocePort::m_pauseTrace),
+                            "ns3::RocePort::PfcPauseCallback");
+    return tid;
+}
+
+RocePort::RocePort()
+    : m_lossRng(CreateObject<UniformRandomVariable>())
+{
+}
+
+RocePort::~RocePort() = default;
+
+void
+RocePort::DoDispose()
+{
+    for (uint8_t p = 0; p < kNumPriorities; ++p)
+    {
+        m_pauseExpiry[p].Cancel();
+        m_refresh[p].Cancel();
+    }
+    m_owner = nullptr;
+    m_channel = nullptr;
+    m_node = nullptr;
+    m_lossRng = nullptr;
+    NetDevice::DoDispose();
+}
+
+void
+RocePort::SetOwner(RocePortOwner* owner, uint32_t index)
+{
+    m_owner = owner;
+    m_ownerIndex = index;
+}
+
+uint32_t
+RocePort::GetOwnerIndex() const
+{
+    return m_ownerIndex;
+}
+
+void
+RocePort::Attach(Ptr<RoceChannel> channel)
+{
+    m_channel = channel;
+}
+
+uint64_t
+RocePort::GetRateBps() const
+{
+    return m_rateBps;
+}
+
+void
+RocePort::SetDataRate(DataRate rate)
+{
+    m_rateBps = rate.GetBitRate();
+}
+
+DataRate
+RocePort::GetDataRate() const
+{
+    return DataRate(m_rateBps);
+}
+
+Ptr<RocePort>
+RocePort::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+Time
+RocePort::GetLinkDelay() const
+{
+    return m_channel ? m_channel->GetDelay() : Time(0);
+}
+
+Time
+RocePort::SerializationTime(uint32_t bytes) const
+{
+    // Whole picoseconds, rounded up: at 100 Gb/s a byte takes exactly 80 ps.
+    const uint64_t bitsPs = static_cast<uint64_t>(bytes) * 8 * 1'000'000'000'000ULL;
+    return PicoSeconds(static_cast<int64_t>((bitsPs + m_rateBps - 1) / m_rateBps));
+}
+
+void
+RocePort::NotifyWork()
+{
+    if (!m_busy)
+    {
+        TryTransmit();
+    }
+}
+
+bool
+RocePort::IsBusy() const
+{
+    return m_busy;
+}
+
+bool
+RocePort::IsPaused(uint8_t priority) const
+{
+    return m_paused[priority];
+}
+
+void
+RocePort::TryTransmit()
+{
+    if (m_busy || !m_channel)
+    {
+        return;
+    }
+    RoceFrame frame;
+    bool isPfc = false;
+    if (!m_pfcQueue.empty())
+    {
+        // MAC control frames go before any queued data and are never paused.
+        auto [priority, quanta] = m_pfcQueue.front();
+        m_pfcQueue.pop_front();
+        PfcHeader pfc;
+        pfc.SetQuanta(priority, quanta);
+        frame.packet = Create<Packet>();
+        frame.packet->AddHeader(pfc);
+        frame.wireBytes = wire::kPfcWireBytes;
+        isPfc = true;
+    }
+    else if (!m_owner || !m_owner->DequeueFrame(*this, frame))
+    {
+        return;
+    }
+    m_busy = true;
+    const Time txTime = SerializationTime(frame.wireBytes);
+    ++m_counters.txFrames;
+    m_counters.txBytes += frame.wireBytes;
+    m_txTrace(frame.packet);
+    Simulator::Schedule(txTime, &RocePort::TransmitComplete, this);
+    if (!isPfc && m_lossProbability > 0 && m_lossRng->GetValue() < m_lossProbability)
+    {
+        ++m_counters.lostFrames;
+        m_lossTrace(frame.packet);
+        return;
+    }
+    m_channel->Transmit(this, frame.packet, frame.wireBytes, isPfc, txTime);
+}
+
+void
+RocePort::TransmitComplete()
+{
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+RocePort::Receive(Ptr<Packet> packet, uint32_t wireBytes, bool isPfc)
+{
+    ++m_counters.rxFrames;
+    if (isPfc)
+    {
+        ReceivePfc(packet);
+        return;
+    }
+    if (m_owner)
+    {
+        m_owner->ReceiveFrame(*this, packet, wireBytes);
+    }
+}
+
+void
+RocePort::ReceivePfc(Ptr<Packet> packet)
+{
+    ++m_counters.pfcRx;
+    PfcHeader pfc;
+    packet->PeekHeader(pfc);
+    bool resumed = false;
+    for (uint8_t p = 0; p < kNumPriorities; ++p)
+    {
+        if (!pfc.IsEnabled(p))
+        {
+            continue;
+        }
+        const uint16_t quanta = pfc.GetQuanta(p);
+        m_pauseExpiry[p].Cancel();
+        if (quanta == 0)
+        {
+            if (m_paused[p])
+            {
+                EndPause(p);
+                resumed = true;
+            }
+            continue;
+        }
+        if (!m_paused[p])
+        {
+            m_paused[p] = true;
+            m_pauseStart[p] = Simulator::Now();
+        }
+        // A refresh restarts the timer from now with the new quanta.
+        const Time duration =
+            PicoSeconds(static_cast<int64_t>(static_cast<uint64_t>(quanta) *
+                                             PfcHeader::kBitsPerQuantum * 1'000'000'000'000ULL /
+                                             m_rateBps));
+        m_pauseExpiry[p] = Simulator::Schedule(duration, &RocePort::PauseExpired, this, p);
+    }
+    if (resumed)
+    {
+        TryTransmit();
+    }
+}
+
+void
+RocePort::PauseExpired(uint8_t priority)
+{
+    EndPause(priority);
+    TryTransmit();
+}
+
+void
+RocePort::EndPause(uint8_t priority)
+{
+    m_paused[priority] = false;
+    const Time duration = Simulator::Now() - m_pauseStart[priority];
+    m_counters.pausedTime[priority] += duration;
+    m_pauseTrace(priority, duration);
+}
+
+void
+RocePort::SetPfcXoff(uint8_t priority, bool xoff)
+{
+    if (m_xoff[priority] == xoff)
+    {
+        return;
+    }
+    m_xoff[priority] = xoff;
+    m_refresh[priority].Cancel();
+    SendPfc(priority, xoff ? m_pauseQuanta : 0);
+}
+
+bool
+RocePort::IsXoff(uint8_t priority) const
+{
+    return m_xoff[priority];
+}
+
+void
+RocePort::SendPfc(uint8_t priority, uint16_t quanta)
+{
+    if (quanta > 0)
+    {
+        ++m_counters.pfcPauseTx;
+        const double pauseBits = static_cast<double>(quanta) * PfcHeader::kBitsPerQuantum;
+        const Time refresh =
+            PicoSeconds(static_cast<int64_t>(pauseBits * m_refreshFraction * 1e12 / m_rateBps));
+        m_refresh[priority] = Simulator::Schedule(refresh, &RocePort::RefreshPause, this, priority);
+    }
+    else
+    {
+        ++m_counters.pfcResumeTx;
+    }
+    m_pfcTxTrace(priority, quanta);
+    m_pfcQueue.emplace_back(priority, quanta);
+    NotifyWork();
+}
+
+void
+RocePort::RefreshPause(uint8_t priority)
+{
+    if (m_xoff[priority])
+    {
+        SendPfc(priority, m_pauseQuanta);
+    }
+}
+
+RocePort::Counters
+RocePort::GetCounters() const
+{
+    Counters c = m_counters;
+    for (uint8_t p = 0; p < kNumPriorities; ++p)
+    {
+        if (m_paused[p])
+        {
+            c.pausedTime[p] += Simulator::Now() - m_pauseStart[p];
+        }
+    }
+    return c;
+}
+
+int64_t
+RocePort::AssignStreams(int64_t stream)
+{
+    m_lossRng->SetStream(stream);
+    return 1;
+}
+
+// NetDevice plumbing. Frames enter through the owner's queues, not through Send():
+// RoCE traffic is generated by the NIC's queue pairs and forwarded by switches.
+
+void
+RocePort::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+RocePort::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+RocePort::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+RocePort::SetAddress(Address address)
+{
+}
+
+Address
+RocePort::GetAddress() const
+{
+    return Mac48Address();
+}
+
+bool
+RocePort::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+RocePort::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+RocePort::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+RocePort::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+RocePort::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+RocePort::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+RocePort::IsMulticast() const
+{
+    return false;
+}
+
+Address
+RocePort::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+RocePort::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+RocePort::IsBridge() const
+{
+    return false;
+}
+
+bool
+RocePort::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+RocePort::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_WARN("RocePort carries RoCE traffic from its owner only; Send() is refused");
+    return false;
+}
+
+bool
+RocePort::SendFrom(Ptr<Packet> packet,
+                   const Address& source,
+                   const Address& dest,
+                   uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+RocePort::GetNode() const
+{
+    return m_node;
+}
+
+void
+RocePort::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+RocePort::NeedsArp() const
+{
+    return false;
+}
+
+void
+RocePort::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+}
+
+void
+RocePort::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+}
+
+bool
+RocePort::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

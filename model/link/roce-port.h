@@ -1,0 +1,237 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ROCE_PORT_H
+#define MLFABRIC_ROCE_PORT_H
+
+#include "pfc-header.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class RoceChannel;
+class RocePort;
+
+/** Number of IEEE 802.1p priorities. */
+constexpr uint8_t kNumPriorities = 8;
+
+/**
+ * \ingroup mlfabric-link
+ * A frame ready for the wire: the packet, what it costs on the wire, its priority.
+ */
+struct RoceFrame
+{
+    Ptr<Packet> packet; //!< the frame
+    uint32_t wireBytes{0}; //!< bytes on the wire, preamble and inter-frame gap included
+    uint8_t priority{0};   //!< traffic class
+};
+
+/**
+ * \ingroup mlfabric-link
+ * What a port asks of the NIC or switch it belongs to.
+ *
+ * The port owns transmission and PFC; the owner owns the queues. The port pulls the
+ * next frame when the wire becomes free, so no frame waits in two places.
+ */
+class RocePortOwner
+{
+  public:
+    virtual ~RocePortOwner() = default;
+    /**
+     * Give the next frame to send on \p port, skipping priorities it reports paused.
+     * \param port the idle port
+     * \param frame filled in when a frame is returned
+     * \return false when nothing can be sent now
+     */
+    virtual bool DequeueFrame(RocePort& port, RoceFrame& frame) = 0;
+    /**
+     * A RoCE frame arrived on \p port (PFC frames are consumed by the port).
+     * \param port receiving port
+     * \param packet the frame
+     * \param wireBytes what it cost on the wire
+     */
+    virtual void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) = 0;
+};
+
+/**
+ * \ingroup mlfabric-link
+ * One end of a full-duplex RoCE link: serialization, 802.1Qbb PFC, loss.
+ *
+ * Used by NICs and switch ports alike. Transmission time is the frame's wire bytes
+ * (preamble and inter-frame gap included) at the port's rate. Received pause frames
+ * stop a priority for their quanta, each quantum 512 bit times; a refresh extends the
+ * pause and zero quanta end it. On the sending side, SetPfcXoff() keeps a priority of
+ * the peer paused by refreshing before the pause expires, and resumes it explicitly.
+ */
+class RocePort : public NetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RocePort();
+    ~RocePort() override;
+
+    /**
+     * \param owner the NIC or switch whose queues feed this port
+     * \param index the port's number at its owner
+     */
+    void SetOwner(RocePortOwner* owner, uint32_t index);
+    /** \return the port's number at its owner */
+    uint32_t GetOwnerIndex() const;
+    /** \param channel the link this port transmits on */
+    void Attach(Ptr<RoceChannel> channel);
+    /** \return the line rate, bit/s */
+    uint64_t GetRateBps() const;
+    /** \param rate the line rate */
+    void SetDataRate(DataRate rate);
+    /** \return the line rate */
+    DataRate GetDataRate() const;
+    /** \return the peer port at the other end of the link */
+    Ptr<RocePort> GetPeer() const;
+    /** \return the one-way propagation delay of the link */
+    Time GetLinkDelay() const;
+
+    /** The owner has frames to send: start transmitting if the wire is free. */
+    void NotifyWork();
+    /** \return true while a frame is being serialized */
+    bool IsBusy() const;
+    /** \return true while \p priority is paused by the peer */
+    bool IsPaused(uint8_t priority) const;
+    /**
+     * Set whether this side wants \p priority paused at the peer (ingress congestion).
+     * XOFF sends a pause frame and keeps refreshing it; XON sends zero quanta.
+     */
+    void SetPfcXoff(uint8_t priority, bool xoff);
+    /** \return true if this side currently holds \p priority paused at the peer */
+    bool IsXoff(uint8_t priority) const;
+
+    /**
+     * Deliver a frame from the channel.
+     * \param packet the frame
+     * \param wireBytes bytes it occupied on the wire
+     * \param isPfc true for a PFC frame
+     */
+    void Receive(Ptr<Packet> packet, uint32_t wireBytes, bool isPfc);
+
+    /** \param bytes wire bytes \return their serialization time at the port rate */
+    Time SerializationTime(uint32_t bytes) const;
+
+    /** Counters of one port, kept for statistics and tests. */
+    struct Counters
+    {
+        uint64_t txFrames{0};   //!< frames sent (PFC included)
+        uint64_t txBytes{0};    //!< wire bytes sent (PFC included)
+        uint64_t rxFrames{0};   //!< frames received (PFC included)
+        uint64_t lostFrames{0}; //!< frames lost on the wire (loss probability)
+        uint64_t pfcPauseTx{0}; //!< pause frames sent (nonzero quanta, refreshes included)
+        uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
+        uint64_t pfcRx{0};      //!< PFC frames received
+        std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
+    };
+
+    /** \return this port's counters (paused time includes a pause in progress) */
+    Counters GetCounters() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /**
+     * Assign a fixed random stream number to the loss model.
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Start sending the next frame if the wire is free. */
+    void TryTransmit();
+    /** The frame on the wire has been serialized. */
+    void TransmitComplete();
+    /** Queue a PFC frame for \p priority with \p quanta. */
+    void SendPfc(uint8_t priority, uint16_t quanta);
+    /** Re-send the pause for \p priority before the peer's timer expires. */
+    void RefreshPause(uint8_t priority);
+    /** Handle a received PFC frame. */
+    void ReceivePfc(Ptr<Packet> packet);
+    /** The pause of \p priority has expired. */
+    void PauseExpired(uint8_t priority);
+    /** Close the paused interval of \p priority. */
+    void EndPause(uint8_t priority);
+
+    RocePortOwner* m_owner{nullptr};
+    uint32_t m_ownerIndex{0};
+    Ptr<RoceChannel> m_channel;
+    Ptr<Node> m_node;
+    uint32_t m_ifIndex{0};
+    uint16_t m_mtu{4096};
+    uint64_t m_rateBps{100'000'000'000};
+    double m_lossProbability{0};
+    Ptr<UniformRandomVariable> m_lossRng;
+    uint16_t m_pauseQuanta{PfcHeader::kMaxQuanta};
+    double m_refreshFraction{0.5};
+
+    bool m_busy{false};
+    std::deque<std::pair<uint8_t, uint16_t>> m_pfcQueue; //!< (priority, quanta) to send
+
+    std::array<bool, kNumPriorities> m_paused{};       //!< peer has paused this priority
+    std::array<Time, kNumPriorities> m_pauseStart{};   //!< when the current pause began
+    std::array<EventId, kNumPriorities> m_pauseExpiry; //!< end of the current pause
+    std::array<bool, kNumPriorities> m_xoff{};         //!< we hold the peer paused
+    std::array<EventId, kNumPriorities> m_refresh;     //!< next pause refresh
+
+    Counters m_counters;
+
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< a frame started on the wire
+    TracedCallback<Ptr<const Packet>> m_lossTrace; //!< a frame was lost on the wire
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace; //!< PFC sent: priority, quanta
+    TracedCallback<uint8_t, Time> m_pauseTrace; //!< a pause ended: priority, duration
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ROCE_PORT_H */

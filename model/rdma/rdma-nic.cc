@@ -1,0 +1,597 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-nic.h"
+
+#include "model/cc/cc-none.h"
+#include "model/link/flow-hash.h"
+#include "model/link/roce-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes of a full data packet",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("AckInterval",
+                          "The receiver acknowledges every this many data packets (and "
+                          "always a message's last packet)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Time without acknowledgement progress after which a queue pair "
+                          "resends from its oldest unacknowledged byte",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxRtoBackoff",
+                          "Largest multiplier of the retransmission timeout after "
+                          "consecutive timeouts",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaNic::m_maxRtoBackoff),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("NackRetryInterval",
+                          "A receiver repeats a NACK for the same gap only after this time",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_nackRetry),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpInterval",
+                          "At most one CNP per queue pair per interval (DCQCN notification "
+                          "point)",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ControlPriority",
+                          "Traffic class of ACK, NACK and CNP packets",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_controlPriority),
+                          MakeUintegerChecker<uint8_t>(0, kNumPriorities - 1))
+            .AddAttribute("CongestionControl",
+                          "TypeId of the congestion control, one instance per queue pair",
+                          TypeIdValue(CcNone::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
+                          MakeTypeIdChecker())
+            .AddTraceSource("MessageSent",
+                            "A message's last byte was acknowledged",
+                            MakeTraceSourceAccessor(&RdmaNic::m_messageSent),
+                            "ns3::RdmaNic::MessageSentCallback")
+            .AddTraceSource("MessageReceived",
+                            "A message's last byte arrived in order",
+                            MakeTraceSourceAccessor(&RdmaNic::m_messageReceived),
+                            "ns3::RdmaNic::MessageReceivedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic() = default;
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& ps : m_ports)
+    {
+        ps.wakeup.Cancel();
+        ps.port = nullptr;
+    }
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    Object::DoDispose();
+}
+
+void
+RdmaNic::SetNodeId(uint32_t nodeId)
+{
+    m_nodeId = nodeId;
+}
+
+uint32_t
+RdmaNic::GetNodeId() const
+{
+    return m_nodeId;
+}
+
+uint32_t
+RdmaNic::AddPort(Ptr<RocePort> port)
+{
+    const auto index = static_cast<uint32_t>(m_ports.size());
+    m_ports.emplace_back();
+    m_ports.back().port = port;
+    port->SetOwner(this, index);
+    return index;
+}
+
+uint32_t
+RdmaNic::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<RocePort>
+RdmaNic::GetPort(uint32_t i) const
+{
+    return m_ports.at(i).port;
+}
+
+void
+RdmaNic::SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports)
+{
+    if (m_routes.size() <= dstNode)
+    {
+        m_routes.resize(dstNode + 1);
+    }
+    m_routes[dstNode] = ports;
+}
+
+uint32_t
+RdmaNic::SelectPort(uint32_t dst, uint32_t hash) const
+{
+    NS_ABORT_MSG_IF(dst >= m_routes.size() || m_routes[dst].empty(),
+                    "node " << m_nodeId << " has no route to node " << dst);
+    const auto& ports = m_routes[dst];
+    return ports[hash % ports.size()];
+}
+
+const std::vector<Ptr<RdmaQueuePair>>&
+RdmaNic::GetQueuePairs() const
+{
+    return m_qps;
+}
+
+const RdmaNic::Counters&
+RdmaNic::GetCounters() const
+{
+    return m_counters;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops)
+{
+    NS_ABORT_MSG_IF(priority >= kNumPriorities, "priority " << unsigned(priority));
+    auto qp = CreateObject<RdmaQueuePair>();
+    qp->m_qpn = static_cast<uint32_t>(m_qps.size());
+    qp->m_peerNode = peer->m_nodeId;
+    qp->m_peerQpn = static_cast<uint32_t>(peer->m_rxQps.size());
+    qp->m_priority = priority;
+    qp->m_port =
+        SelectPort(peer->m_nodeId, FlowHash(m_nodeId, peer->m_nodeId, qp->m_qpn, qp->m_peerQpn, 0));
+    qp->m_lineRateBps = m_ports[qp->m_port].port->GetRateBps();
+    qp->m_rateBps = qp->m_lineRateBps;
+    qp->m_mtu = m_mtu;
+    qp->m_baseRtt = baseRtt;
+    qp->m_hops = hops;
+
+    RdmaRxQueuePair rx;
+    rx.srcNode = m_nodeId;
+    rx.srcQpn = qp->m_qpn;
+    rx.priority = priority;
+    peer->m_rxQps.push_back(rx);
+
+    ObjectFactory factory(m_ccTypeId.GetName());
+    qp->m_cc = factory.Create<RdmaCongestionOps>();
+    qp->m_cc->Init(PeekPointer(qp));
+    m_qps.push_back(qp);
+    return qp;
+}
+
+uint64_t
+RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes, uint64_t tag)
+{
+    NS_ABORT_MSG_IF(bytes == 0, "empty message on QP " << qp->m_qpn);
+    RdmaMessage msg;
+    msg.id = qp->m_nextMessageId++;
+    msg.begin = qp->m_postedEnd;
+    msg.end = qp->m_postedEnd + bytes;
+    msg.tag = tag;
+    msg.posted = Simulator::Now();
+    qp->m_messages.push_back(msg);
+    qp->m_postedEnd = msg.end;
+    Activate(PeekPointer(qp));
+    return msg.id;
+}
+
+void
+RdmaNic::Activate(RdmaQueuePair* qp)
+{
+    PortState& ps = m_ports[qp->m_port];
+    if (!qp->m_active && qp->HasSendableData())
+    {
+        qp->m_active = true;
+        ps.qps.push_back(qp);
+    }
+    ps.port->NotifyWork();
+}
+
+bool
+RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
+{
+    PortState& ps = m_ports[port.GetOwnerIndex()];
+    if (!ps.control.empty() && !port.IsPaused(m_controlPriority))
+    {
+        frame = std::move(ps.control.front());
+        ps.control.pop_front();
+        return true;
+    }
+    if (!ps.transit.empty() && !port.IsPaused(ps.transit.front().priority))
+    {
+        frame = std::move(ps.transit.front());
+        ps.transit.pop_front();
+        return true;
+    }
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    size_t checked = 0;
+    while (checked < ps.qps.size())
+    {
+        if (ps.next >= ps.qps.size())
+        {
+            ps.next = 0;
+        }
+        RdmaQueuePair* qp = ps.qps[ps.next];
+        if (!qp->HasSendableData())
+        {
+            // Drained or window-bound: it is listed again when posted to or acknowledged.
+            qp->m_active = false;
+            ps.qps[ps.next] = ps.qps.back();
+            ps.qps.pop_back();
+            continue;
+        }
+        ++ps.next;
+        ++checked;
+        if (port.IsPaused(qp->m_priority))
+        {
+            continue;
+        }
+        if (qp->m_nextAvail > now)
+        {
+            earliest = std::min(earliest, qp->m_nextAvail);
+            continue;
+        }
+        frame = BuildDataFrame(*qp);
+        return true;
+    }
+    if (earliest != Time::Max() &&
+        (!ps.wakeup.IsRunning() || Simulator::GetDelayLeft(ps.wakeup) > earliest - now))
+    {
+        ps.wakeup.Cancel();
+        ps.wakeup = Simulator::Schedule(earliest - now, &RocePort::NotifyWork, ps.port);
+    }
+    return false;
+}
+
+RoceFrame
+RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
+{
+    auto msg = std::find_if(qp.m_messages.begin(),
+                            qp.m_messages.end(),
+                            [&qp](const RdmaMessage& m) { return m.end > qp.m_sndNxt; });
+    NS_ABORT_MSG_IF(msg == qp.m_messages.end(), "no message holds byte " << qp.m_sndNxt);
+    const uint64_t left = msg->end - qp.m_sndNxt;
+    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, left));
+
+    RoceHeader h;
+    h.type = RoceHeader::DATA;
+    h.priority = qp.m_priority;
+    h.flags = RoceHeader::ECT;
+    if (payload == left)
+    {
+        h.Set(RoceHeader::LAST);
+    }
+    if (qp.m_cc->NeedsInt())
+    {
+        h.Set(RoceHeader::WANT_INT);
+    }
+    if (qp.m_cc->NeedsCnp())
+    {
+        h.Set(RoceHeader::WANT_CNP);
+    }
+    h.src = m_nodeId;
+    h.dst = qp.m_peerNode;
+    h.srcQp = qp.m_qpn;
+    h.dstQp = qp.m_peerQpn;
+    h.seq = qp.m_sndNxt;
+    h.payload = payload;
+    h.imm = msg->tag;
+    h.timestampPs = Simulator::Now().GetPicoSeconds();
+
+    RoceFrame frame;
+    frame.packet = Create<Packet>(payload);
+    frame.packet->AddHeader(h);
+    frame.wireBytes = h.GetWireBytes();
+    frame.priority = qp.m_priority;
+
+    if (qp.m_sndNxt < qp.m_sentHigh)
+    {
+        const uint64_t again = std::min<uint64_t>(payload, qp.m_sentHigh - qp.m_sndNxt);
+        qp.m_retransmittedBytes += again;
+        m_counters.retransmittedBytes += again;
+    }
+    qp.m_sndNxt += payload;
+    qp.m_sentHigh = std::max(qp.m_sentHigh, qp.m_sndNxt);
+    if (qp.m_rateBps < qp.m_lineRateBps)
+    {
+        const uint64_t gapPs =
+            static_cast<uint64_t>(frame.wireBytes) * 8 * 1'000'000'000'000ULL / qp.m_rateBps;
+        qp.m_nextAvail = Simulator::Now() + PicoSeconds(static_cast<int64_t>(gapPs));
+    }
+    ++m_counters.dataPacketsTx;
+    m_counters.dataBytesTx += payload;
+    qp.m_cc->OnSend(payload);
+    ArmRto(qp);
+    return frame;
+}
+
+void
+RdmaNic::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
+{
+    RoceHeader h;
+    packet->PeekHeader(h);
+    if (h.dst != m_nodeId)
+    {
+        Forward(packet, wireBytes, h);
+        return;
+    }
+    switch (h.type)
+    {
+    case RoceHeader::DATA:
+        ReceiveData(h);
+        break;
+    case RoceHeader::ACK:
+    case RoceHeader::NACK:
+        ReceiveAck(h);
+        break;
+    case RoceHeader::CNP:
+        ++m_counters.cnpsRx;
+        if (h.dstQp < m_qps.size())
+        {
+            m_qps[h.dstQp]->m_cc->OnCnp();
+        }
+        break;
+    }
+}
+
+void
+RdmaNic::Forward(Ptr<Packet> packet, uint32_t wireBytes, const RoceHeader& h)
+{
+    const uint32_t out = SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId));
+    PortState& ps = m_ports[out];
+    ps.transit.push_back(RoceFrame{packet, wireBytes, h.priority});
+    ++m_counters.forwardedFrames;
+    ps.port->NotifyWork();
+}
+
+void
+RdmaNic::ReceiveData(const RoceHeader& h)
+{
+    NS_ABORT_MSG_IF(h.dstQp >= m_rxQps.size(),
+                    "node " << m_nodeId << ": data for unknown QP " << h.dstQp);
+    RdmaRxQueuePair& rx = m_rxQps[h.dstQp];
+    const Time now = Simulator::Now();
+    const bool ce = h.Has(RoceHeader::CE);
+    if (ce)
+    {
+        ++m_counters.ecnMarkedRx;
+        if (h.Has(RoceHeader::WANT_CNP) && (!rx.cnpSent || now - rx.lastCnp >= m_cnpInterval))
+        {
+            rx.cnpSent = true;
+            rx.lastCnp = now;
+            RoceHeader cnp;
+            cnp.type = RoceHeader::CNP;
+            cnp.priority = m_controlPriority;
+            cnp.src = m_nodeId;
+            cnp.dst = h.src;
+            cnp.srcQp = h.dstQp;
+            cnp.dstQp = h.srcQp;
+            ++m_counters.cnpsTx;
+            SendControl(cnp, h.srcQp);
+        }
+    }
+
+    if (h.seq > rx.expected)
+    {
+        // A gap: discard (go-back-N) and ask for the missing bytes once per interval.
+        m_counters.outOfOrderBytes += h.payload;
+        if (rx.nackedSeq != rx.expected || now - rx.lastNack >= m_nackRetry)
+        {
+            rx.nackedSeq = rx.expected;
+            rx.lastNack = now;
+            RoceHeader nack;
+            nack.type = RoceHeader::NACK;
+            nack.priority = m_controlPriority;
+            nack.src = m_nodeId;
+            nack.dst = h.src;
+            nack.srcQp = h.dstQp;
+            nack.dstQp = h.srcQp;
+            nack.seq = rx.expected;
+            nack.timestampPs = h.timestampPs;
+            ++m_counters.nacksTx;
+            SendControl(nack, h.srcQp);
+        }
+        return;
+    }
+
+    if (h.seq == rx.expected)
+    {
+        rx.expected += h.payload;
+        m_counters.deliveredBytes += h.payload;
+        rx.ecnSinceAck = rx.ecnSinceAck || ce;
+        if (h.Has(RoceHeader::LAST))
+        {
+            const uint64_t bytes = rx.expected - rx.messageBegin;
+            rx.messageBegin = rx.expected;
+            m_messageReceived(rx.srcNode, rx.srcQpn, h.imm, bytes);
+        }
+    }
+    else
+    {
+        m_counters.duplicateBytes += h.payload;
+    }
+
+    ++rx.unackedPackets;
+    if (h.Has(RoceHeader::LAST) || rx.unackedPackets >= m_ackInterval)
+    {
+        RoceHeader ack;
+        ack.type = RoceHeader::ACK;
+        ack.priority = m_controlPriority;
+        ack.src = m_nodeId;
+        ack.dst = h.src;
+        ack.srcQp = h.dstQp;
+        ack.dstQp = h.srcQp;
+        ack.seq = rx.expected;
+        ack.timestampPs = h.timestampPs;
+        if (rx.ecnSinceAck)
+        {
+            ack.Set(RoceHeader::ECN_ECHO);
+        }
+        if (h.Has(RoceHeader::WANT_INT))
+        {
+            // HPCC: the ACK echoes the INT stack the data collected.
+            ack.Set(RoceHeader::WANT_INT);
+            ack.nHops = h.nHops;
+            ack.hops = h.hops;
+        }
+        rx.unackedPackets = 0;
+        rx.ecnSinceAck = false;
+        ++m_counters.acksTx;
+        SendControl(ack, h.srcQp);
+    }
+}
+
+void
+RdmaNic::SendControl(RoceHeader& h, uint32_t hash)
+{
+    PortState& ps = m_ports[SelectPort(h.dst, hash)];
+    RoceFrame frame;
+    frame.packet = Create<Packet>();
+    frame.packet->AddHeader(h);
+    frame.wireBytes = h.GetWireBytes();
+    frame.priority = h.priority;
+    ps.control.push_back(std::move(frame));
+    ps.port->NotifyWork();
+}
+
+void
+RdmaNic::ReceiveAck(const RoceHeader& h)
+{
+    NS_ABORT_MSG_IF(h.dstQp >= m_qps.size(),
+                    "node " << m_nodeId << ": ACK for unknown QP " << h.dstQp);
+    Ptr<RdmaQueuePair> qp = m_qps[h.dstQp];
+    AckSample sample;
+    sample.ackedSeq = h.seq;
+    sample.ecnEcho = h.Has(RoceHeader::ECN_ECHO);
+    if (h.timestampPs > 0)
+    {
+        sample.rtt = Simulator::Now() - PicoSeconds(h.timestampPs);
+    }
+    sample.nHops = h.nHops;
+    sample.hops = h.hops.data();
+    if (h.seq > qp->m_sndUna)
+    {
+        sample.newlyAcked = h.seq - qp->m_sndUna;
+        AdvanceUna(*qp, h.seq);
+    }
+    if (h.type == RoceHeader::NACK)
+    {
+        if (qp->m_sndNxt > h.seq)
+        {
+            qp->m_sndNxt = h.seq;
+        }
+        qp->m_cc->OnNack(sample);
+    }
+    else
+    {
+        qp->m_cc->OnAck(sample);
+    }
+    Activate(PeekPointer(qp));
+}
+
+void
+RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
+{
+    qp.m_sndUna = seq;
+    qp.m_sndNxt = std::max(qp.m_sndNxt, seq);
+    qp.m_rtoBackoff = 1;
+    if (qp.m_sndUna < qp.m_sndNxt)
+    {
+        qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
+    }
+    while (!qp.m_messages.empty() && qp.m_messages.front().end <= seq)
+    {
+        const RdmaMessage msg = qp.m_messages.front();
+        qp.m_messages.pop_front();
+        m_messageSent(Ptr<RdmaQueuePair>(&qp), msg.id, msg.tag, msg.end - msg.begin, msg.posted);
+    }
+}
+
+Time
+RdmaNic::RtoOf(const RdmaQueuePair& qp) const
+{
+    return m_rto * qp.m_rtoBackoff;
+}
+
+void
+RdmaNic::ArmRto(RdmaQueuePair& qp)
+{
+    if (qp.m_rtoArmed)
+    {
+        return;
+    }
+    // One pending event per QP; progress moves the deadline instead of rescheduling.
+    qp.m_rtoArmed = true;
+    qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
+    Simulator::Schedule(RtoOf(qp), &RdmaNic::RtoCheck, this, Ptr<RdmaQueuePair>(&qp));
+}
+
+void
+RdmaNic::RtoCheck(Ptr<RdmaQueuePair> qp)
+{
+    qp->m_rtoArmed = false;
+    if (qp->m_sndUna >= qp->m_sentHigh)
+    {
+        return; // nothing in flight
+    }
+    const Time now = Simulator::Now();
+    if (now < qp->m_rtoDeadline)
+    {
+        qp->m_rtoArmed = true;
+        Simulator::Schedule(qp->m_rtoDeadline - now, &RdmaNic::RtoCheck, this, qp);
+        return;
+    }
+    NS_LOG_INFO("node " << m_nodeId << " QP " << qp->m_qpn << " timeout at " << qp->m_sndUna);
+    ++qp->m_timeouts;
+    ++m_counters.timeouts;
+    qp->m_sndNxt = qp->m_sndUna;
+    qp->m_rtoBackoff = std::min(qp->m_rtoBackoff * 2, m_maxRtoBackoff);
+    qp->m_cc->OnTimeout();
+    ArmRto(*qp);
+    Activate(PeekPointer(qp));
+}
+
+} // namespace ns3

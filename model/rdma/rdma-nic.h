@@ -1,0 +1,207 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_RDMA_NIC_H
+#define MLFABRIC_RDMA_NIC_H
+
+#include "rdma-queue-pair.h"
+#include "rdma-rx-queue-pair.h"
+
+#include "model/link/roce-port.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceHeader;
+
+/**
+ * \ingroup mlfabric-rdma
+ * The RoCEv2 transport of one node: queue pairs over one or more ports.
+ *
+ * Aggregated to a Node. Senders post messages on reliable-connected queue pairs;
+ * packets are built when a port can send them (no per-QP packet queue). Each port
+ * serves control packets (ACK, NACK, CNP) first, then its QPs round robin, skipping
+ * those that are paced, window-bound or whose priority is paused. The receiver
+ * acknowledges every AckInterval packets and every message's last packet, NACKs a
+ * sequence gap and drops out-of-order data (go-back-N); a retransmission timeout
+ * recovers tail losses. A message completes on the receiver when its last byte
+ * arrives in order, on the sender when its last byte is acknowledged. Frames for
+ * other nodes are forwarded, so NPUs can be transit hops of ring and torus fabrics.
+ */
+class RdmaNic : public Object, public RocePortOwner
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /** \param nodeId the id of the node this NIC serves (its address) */
+    void SetNodeId(uint32_t nodeId);
+    /** \return the node id */
+    uint32_t GetNodeId() const;
+
+    /**
+     * Add a port; its index is the number of ports added before it.
+     * \param port the port
+     * \return the port's index
+     */
+    uint32_t AddPort(Ptr<RocePort> port);
+    /** \return the number of ports */
+    uint32_t GetNPorts() const;
+    /** \param i index \return port i */
+    Ptr<RocePort> GetPort(uint32_t i) const;
+
+    /**
+     * Set the ports leading to \p dstNode (several: ECMP by queue pair).
+     * \param dstNode destination node id
+     * \param ports port indices
+     */
+    void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
+
+    /**
+     * Create a queue pair to \p peer, connected to a new receive context there.
+     * \param peer the NIC of the destination node
+     * \param priority traffic class of its packets (0..7)
+     * \param baseRtt unloaded round-trip time (congestion control uses it)
+     * \param hops switch hops to the peer
+     * \return the queue pair
+     */
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops);
+
+    /**
+     * Post a message on a queue pair.
+     * \param qp a queue pair of this NIC
+     * \param bytes message size (at least 1)
+     * \param tag delivered to the receiver with the message
+     * \return the message id on this QP
+     */
+    uint64_t PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes, uint64_t tag);
+
+    /** \return this NIC's queue pairs, by number */
+    const std::vector<Ptr<RdmaQueuePair>>& GetQueuePairs() const;
+
+    /** Transport counters of a NIC. */
+    struct Counters
+    {
+        uint64_t dataPacketsTx{0};    //!< data packets sent, retransmissions included
+        uint64_t dataBytesTx{0};      //!< payload bytes sent, retransmissions included
+        uint64_t retransmittedBytes{0}; //!< payload bytes sent more than once
+        uint64_t acksTx{0};           //!< ACKs sent
+        uint64_t nacksTx{0};          //!< NACKs sent
+        uint64_t cnpsTx{0};           //!< CNPs sent
+        uint64_t cnpsRx{0};           //!< CNPs received
+        uint64_t timeouts{0};         //!< retransmission timeouts
+        uint64_t deliveredBytes{0};   //!< payload delivered in order to the receiver
+        uint64_t duplicateBytes{0};   //!< payload received again and discarded
+        uint64_t outOfOrderBytes{0};  //!< payload received after a gap and discarded
+        uint64_t ecnMarkedRx{0};      //!< data packets received with CE
+        uint64_t forwardedFrames{0};  //!< frames forwarded for other nodes
+    };
+
+    /** \return the counters */
+    const Counters& GetCounters() const;
+
+    /**
+     * Signature of the MessageSent trace: a message's last byte was acknowledged.
+     * \param qp the queue pair
+     * \param id message id
+     * \param tag message tag
+     * \param bytes message size
+     * \param posted when it was posted
+     */
+    typedef void (*MessageSentCallback)(Ptr<RdmaQueuePair> qp,
+                                        uint64_t id,
+                                        uint64_t tag,
+                                        uint64_t bytes,
+                                        Time posted);
+    /**
+     * Signature of the MessageReceived trace: a message's last byte has arrived.
+     * \param srcNode sending node
+     * \param srcQpn sending QP number
+     * \param tag message tag
+     * \param bytes message size
+     */
+    typedef void (*MessageReceivedCallback)(uint32_t srcNode,
+                                            uint32_t srcQpn,
+                                            uint64_t tag,
+                                            uint64_t bytes);
+
+    // RocePortOwner
+    bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
+    void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Per-port scheduler state. */
+    struct PortState
+    {
+        Ptr<RocePort> port;
+        std::deque<RoceFrame> control;   //!< ACK, NACK, CNP
+        std::deque<RoceFrame> transit;   //!< frames forwarded for other nodes
+        std::vector<RdmaQueuePair*> qps; //!< QPs with data to send
+        size_t next{0};                  //!< round-robin position in qps
+        EventId wakeup;                  //!< pacing: earliest eligible QP
+    };
+
+    /** \return the port index toward \p dst for a flow with hash \p hash */
+    uint32_t SelectPort(uint32_t dst, uint32_t hash) const;
+    /** List \p qp in its port's scheduler and kick the port. */
+    void Activate(RdmaQueuePair* qp);
+    /** Build the next data packet of \p qp. */
+    RoceFrame BuildDataFrame(RdmaQueuePair& qp);
+    /** Handle a data packet for this node. */
+    void ReceiveData(const RoceHeader& h);
+    /** Handle an ACK or NACK for one of this NIC's QPs. */
+    void ReceiveAck(const RoceHeader& h);
+    /** Queue a control packet toward \p dst. */
+    void SendControl(RoceHeader& h, uint32_t hash);
+    /** Forward a frame addressed to another node. */
+    void Forward(Ptr<Packet> packet, uint32_t wireBytes, const RoceHeader& h);
+    /** Acknowledge bytes below \p seq on \p qp; complete messages. */
+    void AdvanceUna(RdmaQueuePair& qp, uint64_t seq);
+    /** Arm or push back the retransmission timer of \p qp. */
+    void ArmRto(RdmaQueuePair& qp);
+    /** The retransmission timer of \p qp may have expired. */
+    void RtoCheck(Ptr<RdmaQueuePair> qp);
+    /** \return the retransmission timeout of \p qp, backoff included */
+    Time RtoOf(const RdmaQueuePair& qp) const;
+
+    uint32_t m_nodeId{0};
+    std::vector<PortState> m_ports;
+    std::vector<std::vector<uint32_t>> m_routes; //!< destination node -> port indices
+    std::vector<Ptr<RdmaQueuePair>> m_qps;
+    std::vector<RdmaRxQueuePair> m_rxQps;
+    Counters m_counters;
+
+    // Attributes
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_rto;
+    uint32_t m_maxRtoBackoff;
+    Time m_nackRetry;
+    Time m_cnpInterval;
+    uint8_t m_controlPriority;
+    TypeId m_ccTypeId;
+
+    TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time> m_messageSent;
+    TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_messageReceived;
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_RDMA_NIC_H */

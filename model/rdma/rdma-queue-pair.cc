@@ -1,0 +1,147 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-queue-pair.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+TypeId
+RdmaQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Mlfabric");
+    return tid;
+}
+
+void
+RdmaQueuePair::DoDispose()
+{
+    if (m_cc)
+    {
+        m_cc->Stop();
+        m_cc = nullptr;
+    }
+    Object::DoDispose();
+}
+
+uint32_t
+RdmaQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerNode() const
+{
+    return m_peerNode;
+}
+
+uint8_t
+RdmaQueuePair::GetPriority() const
+{
+    return m_priority;
+}
+
+Ptr<RdmaCongestionOps>
+RdmaQueuePair::GetCongestionOps() const
+{
+    return m_cc;
+}
+
+uint64_t
+RdmaQueuePair::GetOutstandingBytes() const
+{
+    return m_postedEnd - m_sndUna;
+}
+
+uint64_t
+RdmaQueuePair::GetPostedBytes() const
+{
+    return m_postedEnd;
+}
+
+bool
+RdmaQueuePair::IsIdle() const
+{
+    return m_sndUna == m_postedEnd;
+}
+
+bool
+RdmaQueuePair::HasSendableData() const
+{
+    if (m_sndNxt >= m_postedEnd)
+    {
+        return false;
+    }
+    return m_windowBytes == 0 || m_sndNxt - m_sndUna < m_windowBytes;
+}
+
+uint64_t
+RdmaQueuePair::GetLineRateBps() const
+{
+    return m_lineRateBps;
+}
+
+uint64_t
+RdmaQueuePair::GetRateBps() const
+{
+    return m_rateBps;
+}
+
+void
+RdmaQueuePair::SetRateBps(uint64_t rate)
+{
+    m_rateBps = std::clamp<uint64_t>(rate, 1, m_lineRateBps);
+}
+
+uint64_t
+RdmaQueuePair::GetWindowBytes() const
+{
+    return m_windowBytes;
+}
+
+void
+RdmaQueuePair::SetWindowBytes(uint64_t window)
+{
+    m_windowBytes = window;
+}
+
+uint64_t
+RdmaQueuePair::GetSndNxt() const
+{
+    return m_sndNxt;
+}
+
+uint64_t
+RdmaQueuePair::GetSndUna() const
+{
+    return m_sndUna;
+}
+
+Time
+RdmaQueuePair::GetBaseRtt() const
+{
+    return m_baseRtt;
+}
+
+uint32_t
+RdmaQueuePair::GetHopCount() const
+{
+    return m_hops;
+}
+
+uint32_t
+RdmaQueuePair::GetMtuBytes() const
+{
+    return m_mtu;
+}
+
+} // namespace ns3

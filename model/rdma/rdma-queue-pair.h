@@ -1,0 +1,120 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_RDMA_QUEUE_PAIR_H
+#define MLFABRIC_RDMA_QUEUE_PAIR_H
+
+#include "model/cc/congestion-ops.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaNic;
+
+/**
+ * \ingroup mlfabric-rdma
+ * A message posted on a queue pair: a contiguous range of the QP's byte sequence.
+ */
+struct RdmaMessage
+{
+    uint64_t id{0};    //!< per-QP message number, from 0
+    uint64_t begin{0}; //!< first byte in the QP's sequence
+    uint64_t end{0};   //!< one past the last byte
+    uint64_t tag{0};   //!< user tag, delivered to the receiver as immediate data
+    Time posted;       //!< when it was posted
+};
+
+/**
+ * \ingroup mlfabric-rdma
+ * The sending side of a reliable-connected queue pair.
+ *
+ * Messages queue in order and share one 64-bit byte sequence, so a NACK or a timeout
+ * rewinds across message boundaries (go-back-N). Each QP has its own congestion
+ * control instance, pacing rate and optional window.
+ */
+class RdmaQueuePair : public Object, public CcQueuePairView
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaQueuePair() = default;
+
+    /** \return this QP's number on its NIC */
+    uint32_t GetQpn() const;
+    /** \return the peer's node id */
+    uint32_t GetPeerNode() const;
+    /** \return the traffic class of its packets */
+    uint8_t GetPriority() const;
+    /** \return the congestion control instance */
+    Ptr<RdmaCongestionOps> GetCongestionOps() const;
+    /** \return bytes posted and not yet acknowledged */
+    uint64_t GetOutstandingBytes() const;
+    /** \return bytes posted over the QP's life */
+    uint64_t GetPostedBytes() const;
+    /** \return true when every posted byte has been acknowledged */
+    bool IsIdle() const;
+
+    // CcQueuePairView
+    uint64_t GetLineRateBps() const override;
+    uint64_t GetRateBps() const override;
+    void SetRateBps(uint64_t rate) override;
+    uint64_t GetWindowBytes() const override;
+    void SetWindowBytes(uint64_t window) override;
+    uint64_t GetSndNxt() const override;
+    uint64_t GetSndUna() const override;
+    Time GetBaseRtt() const override;
+    uint32_t GetHopCount() const override;
+    uint32_t GetMtuBytes() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RdmaNic;
+
+    /** \return true if a packet could be sent now, ignoring pacing and PFC */
+    bool HasSendableData() const;
+
+    uint32_t m_qpn{0};
+    uint32_t m_peerNode{0};
+    uint32_t m_peerQpn{0};
+    uint8_t m_priority{3};
+    uint32_t m_port{0};  //!< index of the NIC port it sends on
+    uint32_t m_hops{0};  //!< switch hops to the peer
+    uint32_t m_mtu{4096};
+    uint64_t m_lineRateBps{0};
+    Time m_baseRtt;
+
+    uint64_t m_rateBps{0};
+    uint64_t m_windowBytes{0};
+    uint64_t m_sndNxt{0};
+    uint64_t m_sndUna{0};
+    uint64_t m_sentHigh{0}; //!< one past the highest byte ever sent
+    uint64_t m_postedEnd{0};
+    uint64_t m_nextMessageId{0};
+    Time m_nextAvail; //!< pacing: earliest time of the next packet
+    std::deque<RdmaMessage> m_messages; //!< unacknowledged messages, oldest first
+    Ptr<RdmaCongestionOps> m_cc;
+
+    bool m_active{false};  //!< listed in its port's scheduler
+    Time m_rtoDeadline;    //!< the retransmission timer fires at this time
+    bool m_rtoArmed{false};
+    uint32_t m_rtoBackoff{1};
+    Time m_lastNackTime{Time(-1)};
+    uint64_t m_retransmittedBytes{0};
+    uint64_t m_timeouts{0};
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_RDMA_QUEUE_PAIR_H */
