@@ -146,9 +146,22 @@ RocePort::GetLinkDelay() const
 Time
 RocePort::SerializationTime(uint32_t bytes) const
 {
-    // Whole picoseconds, rounded up: at 100 Gb/s a byte takes exactly 80 ps.
-    const uint64_t bitsPs = static_cast<uint64_t>(bytes) * 8 * 1'000'000'000'000ULL;
-    return PicoSeconds(static_cast<int64_t>((bitsPs + m_rateBps - 1) / m_rateBps));
+    return BitTime(static_cast<uint64_t>(bytes) * 8);
+}
+
+Time
+RocePort::QuantaTime(uint16_t quanta) const
+{
+    return BitTime(static_cast<uint64_t>(quanta) * PfcHeader::kBitsPerQuantum);
+}
+
+Time
+RocePort::BitTime(uint64_t bits) const
+{
+    // Whole picoseconds, rounded up (at 100 Gb/s a byte takes exactly 80 ps); 128-bit
+    // so that long pauses at slow rates cannot overflow.
+    const unsigned __int128 bitPs = static_cast<unsigned __int128>(bits) * 1'000'000'000'000ULL;
+    return PicoSeconds(static_cast<int64_t>((bitPs + m_rateBps - 1) / m_rateBps));
 }
 
 void
@@ -264,10 +277,7 @@ RocePort::ReceivePfc(Ptr<Packet> packet)
             m_pauseStart[p] = Simulator::Now();
         }
         // A refresh restarts the timer from now with the new quanta.
-        const Time duration =
-            PicoSeconds(static_cast<int64_t>(static_cast<uint64_t>(quanta) *
-                                             PfcHeader::kBitsPerQuantum * 1'000'000'000'000ULL /
-                                             m_rateBps));
+        const Time duration = QuantaTime(quanta);
         m_pauseExpiry[p] = Simulator::Schedule(duration, &RocePort::PauseExpired, this, p);
     }
     if (resumed)
@@ -316,9 +326,7 @@ RocePort::SendPfc(uint8_t priority, uint16_t quanta)
     if (quanta > 0)
     {
         ++m_counters.pfcPauseTx;
-        const double pauseBits = static_cast<double>(quanta) * PfcHeader::kBitsPerQuantum;
-        const Time refresh =
-            PicoSeconds(static_cast<int64_t>(pauseBits * m_refreshFraction * 1e12 / m_rateBps));
+        const Time refresh = QuantaTime(quanta) * m_refreshFraction;
         m_refresh[priority] = Simulator::Schedule(refresh, &RocePort::RefreshPause, this, priority);
     }
     else

@@ -131,6 +131,8 @@ class RocePort : public NetDevice
 
     /** \param bytes wire bytes \return their serialization time at the port rate */
     Time SerializationTime(uint32_t bytes) const;
+    /** \param quanta PFC pause quanta \return the pause they ask for at the port rate */
+    Time QuantaTime(uint16_t quanta) const;
 
     /** Counters of one port, kept for statistics and tests. */
     struct Counters
@@ -144,6 +146,12 @@ class RocePort : public NetDevice
         uint64_t pfcRx{0};      //!< PFC frames received
         std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
     };
+
+    /** \return wire bytes sent so far (PFC included) */
+    uint64_t GetTxBytes() const
+    {
+        return m_counters.txBytes;
+    }
 
     /** \return this port's counters (paused time includes a pause in progress) */
     Counters GetCounters() const;
@@ -188,6 +196,8 @@ class RocePort : public NetDevice
     void DoDispose() override;
 
   private:
+    /** \param bits a number of bits \return their time on the wire, rounded up */
+    Time BitTime(uint64_t bits) const;
     /** Start sending the next frame if the wire is free. */
     void TryTransmit();
     /** The frame on the wire has been serialized. */

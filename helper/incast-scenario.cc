@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "incast-scenario.h"
+
+#include "roce-network.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <chrono>
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IncastScenario");
+
+IncastResult
+RunIncast(const IncastConfig& config)
+{
+    Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(config.mtu));
+    Config::SetDefault("ns3::RdmaNic::CongestionControl",
+                       TypeIdValue(TypeId::LookupByName(config.cc)));
+    Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(config.bufferBytes));
+    Config::SetDefault("ns3::SharedBufferMmu::PfcEnabled", BooleanValue(config.pfc));
+
+    RoceNetwork net;
+    const uint32_t sw = net.AddSwitch();
+    const uint32_t receiver = net.AddHost();
+    net.AddLink(receiver, sw, config.rateBps, config.delay, config.loss);
+    std::vector<uint32_t> senders;
+    for (uint32_t i = 0; i < config.senders; ++i)
+    {
+        senders.push_back(net.AddHost());
+        net.AddLink(senders.back(), sw, config.rateBps, config.delay, config.loss);
+    }
+    net.Finalize(config.mtu);
+
+    IncastResult result;
+    result.bytesExpected = config.messageBytes * config.senders;
+    std::map<uint32_t, size_t> flowOf; // sender node -> index in result.flows
+    for (uint32_t s : senders)
+    {
+        flowOf[s] = result.flows.size();
+        IncastFlow flow;
+        flow.sender = s;
+        result.flows.push_back(flow);
+    }
+
+    auto onSent = [&](Ptr<RdmaQueuePair> qp, uint64_t, uint64_t tag, uint64_t, Time) {
+        result.flows[flowOf.at(static_cast<uint32_t>(tag))].completion = Simulator::Now();
+    };
+    auto onReceived = [&](uint32_t src, uint32_t, uint64_t tag, uint64_t bytes) {
+        IncastFlow& flow = result.flows[flowOf.at(src)];
+        ++flow.timesReceived;
+        flow.received = Simulator::Now();
+    };
+    net.GetNic(receiver)->TraceConnectWithoutContext(
+        "MessageReceived",
+        Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(onReceived));
+    for (uint32_t s : senders)
+    {
+        Ptr<RdmaNic> nic = net.GetNic(s);
+        nic->TraceConnectWithoutContext(
+            "MessageSent",
+            Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(onSent));
+        Ptr<RdmaQueuePair> qp = net.Connect(s, receiver, config.priority);
+        nic->PostSend(qp, config.messageBytes, s);
+    }
+
+    const auto wallStart = std::chrono::steady_clock::now();
+    Simulator::Stop(config.stopTime);
+    Simulator::Run();
+    result.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    result.events = Simulator::GetEventCount();
+
+    for (auto& flow : result.flows)
+    {
+        flow.retransmittedBytes = net.GetNic(flow.sender)->GetCounters().retransmittedBytes;
+        result.timeouts += net.GetNic(flow.sender)->GetCounters().timeouts;
+        result.lastCompletion = std::max(result.lastCompletion, flow.completion);
+    }
+    result.bytesDelivered = net.GetNic(receiver)->GetCounters().deliveredBytes;
+    result.nacks = net.GetNic(receiver)->GetCounters().nacksTx;
+    Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
+    result.drops = theSwitch->GetCounters().drops;
+    result.ecnMarks = theSwitch->GetCounters().ecnMarks;
+    result.bufferBytes = theSwitch->GetMmu()->GetBufferBytes();
+    result.maxBufferBytes = theSwitch->GetMmu()->GetPeakUsedBytes();
+
+    for (uint32_t node = 0; node < 1 + 1 + config.senders; ++node)
+    {
+        const auto ports = net.GetPorts(node);
+        for (size_t i = 0; i < ports.size(); ++i)
+        {
+            const auto c = ports[i]->GetCounters();
+            result.lostFrames += c.lostFrames;
+            result.pfcPauseFrames += c.pfcPauseTx;
+            Time paused;
+            for (const auto& t : c.pausedTime)
+            {
+                paused += t;
+            }
+            if (c.pfcPauseTx + c.pfcResumeTx > 0 || paused.IsStrictlyPositive())
+            {
+                IncastPort port;
+                port.name = net.IsHost(node) ? "host " + std::to_string(node)
+                                             : "switch port " + std::to_string(i);
+                port.pauseFramesTx = c.pfcPauseTx;
+                port.resumeFramesTx = c.pfcResumeTx;
+                port.pausedTime = paused;
+                result.ports.push_back(port);
+            }
+        }
+    }
+    Simulator::Destroy();
+    return result;
+}
+
+} // namespace ns3

@@ -1,0 +1,83 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_INCAST_SCENARIO_H
+#define MLFABRIC_INCAST_SCENARIO_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * An N-to-1 incast through one switch: the demo of the data plane and its tests.
+ */
+struct IncastConfig
+{
+    uint32_t senders{16};                //!< hosts sending to the one receiver
+    uint64_t messageBytes{4ULL << 20};   //!< one message per sender
+    uint64_t rateBps{100'000'000'000};   //!< every link
+    Time delay{MicroSeconds(1)};         //!< every link, one way
+    uint32_t mtu{4096};                  //!< data payload per packet
+    uint8_t priority{3};                 //!< traffic class of the data (lossless)
+    bool pfc{true};                      //!< PFC on the lossless priority
+    uint64_t bufferBytes{32ULL << 20};   //!< switch buffer
+    double loss{0};                      //!< per-frame loss on every link
+    std::string cc{"ns3::CcNone"};       //!< congestion control TypeId name
+    Time stopTime{Seconds(10)};          //!< give up here (a hang is a failure)
+};
+
+/** Per-sender outcome. */
+struct IncastFlow
+{
+    uint32_t sender{0};   //!< node id
+    Time completion;      //!< sender-side completion (last byte acknowledged); 0 if not
+    Time received;        //!< receiver-side completion (last byte arrived); 0 if not
+    uint32_t timesReceived{0}; //!< how often the receiver reported this message
+    uint64_t retransmittedBytes{0}; //!< bytes the sender sent more than once
+};
+
+/** Per-port PFC outcome (ports that sent or received PFC). */
+struct IncastPort
+{
+    std::string name;          //!< e.g. "switch:3" or "host 2"
+    uint64_t pauseFramesTx{0}; //!< pause frames sent from this port
+    uint64_t resumeFramesTx{0}; //!< resume frames sent from this port
+    Time pausedTime;           //!< time this port's transmitter was paused
+};
+
+/** What an incast run measured. */
+struct IncastResult
+{
+    std::vector<IncastFlow> flows;   //!< one per sender
+    std::vector<IncastPort> ports;   //!< ports with PFC activity
+    uint64_t bytesExpected{0};       //!< senders x message size
+    uint64_t bytesDelivered{0};      //!< in-order payload bytes at the receiver
+    uint64_t drops{0};               //!< switch buffer drops
+    uint64_t lostFrames{0};          //!< frames lost on the wire
+    uint64_t pfcPauseFrames{0};      //!< pause frames sent, all ports
+    uint64_t timeouts{0};            //!< retransmission timeouts, all senders
+    uint64_t nacks{0};               //!< NACKs sent by the receiver
+    uint64_t ecnMarks{0};            //!< CE marks by the switch
+    uint64_t bufferBytes{0};         //!< switch buffer size
+    uint64_t maxBufferBytes{0};      //!< peak switch buffer use
+    Time lastCompletion;             //!< completion of the last message
+    uint64_t events{0};              //!< simulator events executed
+    double wallSeconds{0};           //!< wall-clock time of the run
+};
+
+/**
+ * Build and run an incast, then tear the simulation down.
+ * \param config the scenario
+ * \return what it measured
+ */
+IncastResult RunIncast(const IncastConfig& config);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_INCAST_SCENARIO_H */

@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ROCE_NETWORK_H
+#define MLFABRIC_ROCE_NETWORK_H
+
+#include "model/rdma/rdma-nic.h"
+#include "model/switch/roce-switch.h"
+
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Builds a packet-level RoCE network: hosts with RDMA NICs, switches, cables, routes.
+ *
+ * Node ids are ns-3 node ids and double as RoCE addresses. Routes default to all
+ * shortest paths (ECMP) computed over the cables, with hosts as endpoints only;
+ * SetRoute() installs routes computed elsewhere (a fabric's routing) instead.
+ */
+class RoceNetwork
+{
+  public:
+    RoceNetwork() = default;
+
+    /** \return the node id of a new host with an RdmaNic */
+    uint32_t AddHost();
+    /** \return the node id of a new switch */
+    uint32_t AddSwitch();
+    /**
+     * Connect two nodes with a full-duplex cable.
+     * \param a one node
+     * \param b the other
+     * \param rateBps line rate, bit/s
+     * \param delay one-way propagation delay
+     * \param lossProbability per-frame loss in each direction
+     */
+    void AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability = 0);
+
+    /**
+     * Compute shortest-path ECMP routes (unless routes were set), size switch buffers
+     * and fix per-port random streams. Call after the last AddLink().
+     * \param maxPayload largest data payload (the NICs' MTU)
+     */
+    void Finalize(uint32_t maxPayload);
+
+    /**
+     * Install a route at \p node toward \p dst, replacing the computed ones.
+     * \param node a host or switch
+     * \param dst destination host
+     * \param ports egress port indices at \p node (in AddLink order)
+     */
+    void SetRoute(uint32_t node, uint32_t dst, const std::vector<uint32_t>& ports);
+
+    /**
+     * Open a queue pair from \p src to \p dst.
+     * \param src sending host
+     * \param dst receiving host
+     * \param priority traffic class
+     * \return the queue pair
+     */
+    Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t priority);
+
+    /** \return true if \p node is a host */
+    bool IsHost(uint32_t node) const;
+    /** \return the NIC of host \p node */
+    Ptr<RdmaNic> GetNic(uint32_t node) const;
+    /** \return the switch \p node */
+    Ptr<RoceSwitch> GetSwitch(uint32_t node) const;
+    /** \return the hosts' node ids */
+    const std::vector<uint32_t>& GetHosts() const;
+    /** \return the switches' node ids */
+    const std::vector<uint32_t>& GetSwitches() const;
+    /** \return every port of \p node, in AddLink order */
+    std::vector<Ptr<RocePort>> GetPorts(uint32_t node) const;
+    /** \return the switch hops on a shortest path from \p src to \p dst */
+    uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
+    /** \return the unloaded round trip of a full packet and its ACK from \p src to \p dst */
+    Time GetBaseRtt(uint32_t src, uint32_t dst) const;
+
+  private:
+    /** A cable end at a node. */
+    struct Adjacency
+    {
+        uint32_t peer{0};     //!< node at the other end
+        uint32_t port{0};     //!< port index at this node
+        uint64_t rateBps{0};  //!< line rate
+        Time delay;           //!< propagation delay
+    };
+
+    /** Add a node of either kind. */
+    uint32_t AddNode(bool host);
+    /** Breadth-first distances (in cables) from every node to \p dst. */
+    std::vector<uint32_t> DistancesTo(uint32_t dst) const;
+    /** Install every shortest-path ECMP set toward \p dst. */
+    void RouteTo(uint32_t dst);
+
+    NodeContainer m_nodes;
+    std::vector<bool> m_isHost;
+    std::vector<uint32_t> m_hosts;
+    std::vector<uint32_t> m_switches;
+    std::vector<std::vector<Adjacency>> m_adjacency;
+    std::vector<Ptr<RdmaNic>> m_nics;
+    std::vector<Ptr<RoceSwitch>> m_switchObjects;
+    bool m_routesSet{false};
+    uint32_t m_mtu{4096};
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ROCE_NETWORK_H */

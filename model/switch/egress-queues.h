@@ -1,0 +1,84 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_EGRESS_QUEUES_H
+#define MLFABRIC_EGRESS_QUEUES_H
+
+#include "model/link/roce-port.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-switch
+ * A packet waiting at a switch egress port.
+ */
+struct QueuedFrame
+{
+    RoceFrame frame;          //!< the packet and its wire size
+    uint32_t inPort{0};       //!< ingress port, for buffer accounting
+    uint32_t bufferBytes{0};  //!< bytes charged to the buffer at ingress
+    uint8_t flags{0};         //!< RoceHeader flags, read once at ingress
+    bool isData{false};       //!< a DATA packet (ECN and INT apply)
+};
+
+/**
+ * \ingroup mlfabric-switch
+ * The eight priority queues of a switch egress port and their scheduler.
+ *
+ * Priorities in the strict mask are served first, highest first (control traffic);
+ * the others share the port by deficit weighted round robin with a quantum per
+ * priority. Paused priorities are skipped.
+ */
+class EgressQueues
+{
+  public:
+    EgressQueues();
+
+    /**
+     * \param strictMask priorities served strictly before the others
+     * \param quantumBytes DWRR quantum of every other priority (at least a maximum frame)
+     */
+    void Configure(uint8_t strictMask, uint32_t quantumBytes);
+    /** Set the DWRR weight (quantum multiplier) of \p priority. */
+    void SetWeight(uint8_t priority, uint32_t weight);
+
+    /** Append a frame to its priority's queue. */
+    void Enqueue(QueuedFrame&& frame);
+    /**
+     * Take the next frame to send, skipping paused priorities.
+     * \param port the egress port (its pause state)
+     * \param out the frame
+     * \return false when nothing is eligible
+     */
+    bool Dequeue(const RocePort& port, QueuedFrame& out);
+
+    /** \return bytes queued at \p priority (wire bytes) */
+    uint64_t GetBytes(uint8_t priority) const;
+    /** \return bytes queued at all priorities */
+    uint64_t GetTotalBytes() const;
+    /** \return true if no frame is queued */
+    bool IsEmpty() const;
+
+  private:
+    /** Pop the head of \p priority into \p out. */
+    void Pop(uint8_t priority, QueuedFrame& out);
+
+    std::array<std::deque<QueuedFrame>, kNumPriorities> m_queues;
+    std::array<uint64_t, kNumPriorities> m_bytes{};
+    std::array<uint64_t, kNumPriorities> m_deficit{};
+    std::array<uint32_t, kNumPriorities> m_weight{};
+    uint64_t m_total{0};
+    uint8_t m_strictMask{0};
+    uint32_t m_quantum{0};
+    uint8_t m_current{0};      //!< DWRR: priority whose turn it is
+    bool m_turnStarted{false}; //!< DWRR: its quantum was added for this turn
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_EGRESS_QUEUES_H */

@@ -1,0 +1,309 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-switch.h"
+
+#include "model/link/flow-hash.h"
+#include "model/link/roce-header.h"
+#include "model/link/roce-wire.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceSwitch");
+NS_OBJECT_ENSURE_REGISTERED(RoceSwitch);
+
+double
+EcnThresholds::Probability(uint64_t queueBytes) const
+{
+    if (queueBytes <= kminBytes)
+    {
+        return 0;
+    }
+    if (queueBytes >= kmaxBytes)
+    {
+        return 1;
+    }
+    return pmax * static_cast<double>(queueBytes - kminBytes) /
+           static_cast<double>(kmaxBytes - kminBytes);
+}
+
+TypeId
+RoceSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<RoceSwitch>()
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable data packets at egress",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Default egress queue bytes where ECN marking starts",
+                          UintegerValue(100 * 1024),
+                          MakeUintegerAccessor(&RoceSwitch::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Default egress queue bytes above which every packet is marked",
+                          UintegerValue(400 * 1024),
+                          MakeUintegerAccessor(&RoceSwitch::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Default marking probability at Kmax",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&RoceSwitch::m_ecnPmax),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("StrictPriorities",
+                          "Bit mask of priorities served strictly before the others "
+                          "(control traffic: ACK, NACK, CNP on priority 7)",
+                          UintegerValue(1u << 7),
+                          MakeUintegerAccessor(&RoceSwitch::m_strictMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DwrrQuantum",
+                          "Deficit round-robin quantum of the other priorities, bytes",
+                          UintegerValue(9216),
+                          MakeUintegerAccessor(&RoceSwitch::m_quantum),
+                          MakeUintegerChecker<uint32_t>(2048))
+            .AddTraceSource("Drop",
+                            "The buffer refused a packet: packet, ingress port",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
+                            "ns3::RoceSwitch::PacketPortCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: packet, egress port",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_ecnTrace),
+                            "ns3::RoceSwitch::PacketPortCallback")
+            .AddTraceSource("QueueLength",
+                            "An egress queue changed: port, bytes queued",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_queueTrace),
+                            "ns3::RoceSwitch::QueueLengthCallback");
+    return tid;
+}
+
+RoceSwitch::RoceSwitch()
+    : m_mmu(CreateObject<SharedBufferMmu>()),
+      m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+RoceSwitch::~RoceSwitch() = default;
+
+void
+RoceSwitch::DoDispose()
+{
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+void
+RoceSwitch::SetNodeId(uint32_t id)
+{
+    m_nodeId = id;
+}
+
+uint32_t
+RoceSwitch::GetNodeId() const
+{
+    return m_nodeId;
+}
+
+uint32_t
+RoceSwitch::AddPort(Ptr<RocePort> port)
+{
+    const auto index = static_cast<uint32_t>(m_ports.size());
+    m_ports.push_back(port);
+    m_egress.emplace_back();
+    m_egress.back().Configure(m_strictMask, m_quantum);
+    EcnThresholds ecn;
+    ecn.kminBytes = m_ecnKmin;
+    ecn.kmaxBytes = m_ecnKmax;
+    ecn.pmax = m_ecnPmax;
+    m_ecn.push_back(ecn);
+    port->SetOwner(this, index);
+    return index;
+}
+
+uint32_t
+RoceSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<RocePort>
+RoceSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+void
+RoceSwitch::SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports)
+{
+    if (m_routes.size() <= dstNode)
+    {
+        m_routes.resize(dstNode + 1);
+    }
+    m_routes[dstNode] = ports;
+}
+
+void
+RoceSwitch::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
+{
+    m_ecn.at(port) = thresholds;
+}
+
+void
+RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
+{
+    std::vector<uint64_t> rates;
+    std::vector<Time> delays;
+    for (const auto& port : m_ports)
+    {
+        rates.push_back(port->GetRateBps());
+        delays.push_back(port->GetLinkDelay());
+    }
+    m_mmu->Configure(rates, delays, maxFrameBytes);
+    m_bufferConfigured = true;
+}
+
+Ptr<SharedBufferMmu>
+RoceSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+const RoceSwitch::Counters&
+RoceSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+uint64_t
+RoceSwitch::GetQueueBytes(uint32_t port) const
+{
+    return m_egress.at(port).GetTotalBytes();
+}
+
+int64_t
+RoceSwitch::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
+{
+    NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
+    RoceHeader h;
+    packet->PeekHeader(h);
+    NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
+                    "switch " << m_nodeId << " has no route to node " << h.dst);
+    const auto& ports = m_routes[h.dst];
+    const uint32_t out =
+        ports.size() == 1 ? ports[0]
+                          : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
+
+    const uint32_t in = port.GetOwnerIndex();
+    const uint32_t bufferBytes = wireBytes - wire::kPhyOverhead;
+    if (m_mmu->Admit(in, h.priority, bufferBytes) == SharedBufferMmu::DROP)
+    {
+        ++m_counters.drops;
+        m_dropTrace(packet, in);
+        return;
+    }
+    if (m_mmu->ShouldPause(in, h.priority))
+    {
+        port.SetPfcXoff(h.priority, true);
+    }
+
+    QueuedFrame q;
+    q.frame.packet = packet;
+    q.frame.wireBytes = wireBytes;
+    q.frame.priority = h.priority;
+    q.inPort = in;
+    q.bufferBytes = bufferBytes;
+    q.flags = h.flags;
+    q.isData = h.type == RoceHeader::DATA;
+    m_egress[out].Enqueue(std::move(q));
+    const uint64_t queued = m_egress[out].GetTotalBytes();
+    m_counters.peakQueueBytes = std::max(m_counters.peakQueueBytes, queued);
+    m_queueTrace(out, queued);
+    m_ports[out]->NotifyWork();
+}
+
+bool
+RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
+{
+    const uint32_t out = port.GetOwnerIndex();
+    QueuedFrame q;
+    if (!m_egress[out].Dequeue(port, q))
+    {
+        return false;
+    }
+    const uint8_t prio = q.frame.priority;
+    m_mmu->Release(q.inPort, prio, q.bufferBytes);
+    RocePort& upstream = *m_ports[q.inPort];
+    if (upstream.IsXoff(prio) && m_mmu->ShouldResume(q.inPort, prio))
+    {
+        upstream.SetPfcXoff(prio, false);
+    }
+    m_queueTrace(out, m_egress[out].GetTotalBytes());
+
+    if (q.isData)
+    {
+        const bool ect = (q.flags & RoceHeader::ECT) && !(q.flags & RoceHeader::CE);
+        const bool mark = m_ecnEnabled && ect &&
+                          m_rng->GetValue() < m_ecn[out].Probability(m_egress[out].GetBytes(prio));
+        const bool stamp = (q.flags & RoceHeader::WANT_INT) != 0;
+        if (mark || stamp)
+        {
+            EditDeparting(q, out, mark, stamp);
+        }
+    }
+    ++m_counters.forwarded;
+    frame = std::move(q.frame);
+    return true;
+}
+
+void
+RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
+{
+    RoceHeader h;
+    q.frame.packet->RemoveHeader(h);
+    if (mark)
+    {
+        h.Set(RoceHeader::CE);
+        ++m_counters.ecnMarks;
+        m_ecnTrace(q.frame.packet, port);
+    }
+    if (stamp)
+    {
+        IntHop hop;
+        hop.timestamp = Simulator::Now();
+        hop.txBytes = m_ports[port]->GetTxBytes();
+        hop.qlenBytes = m_egress[port].GetTotalBytes();
+        hop.rateBps = m_ports[port]->GetRateBps();
+        if (h.PushHop(hop))
+        {
+            ++m_counters.intStamps;
+        }
+    }
+    q.frame.packet->AddHeader(h);
+    q.frame.wireBytes = h.GetWireBytes();
+}
+
+} // namespace ns3

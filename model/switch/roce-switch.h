@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ROCE_SWITCH_H
+#define MLFABRIC_ROCE_SWITCH_H
+
+#include "egress-queues.h"
+#include "shared-buffer-mmu.h"
+
+#include "model/link/roce-port.h"
+
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-switch
+ * ECN marking at an egress queue, RED-style on the queue's bytes.
+ *
+ * Below Kmin nothing is marked, above Kmax everything; in between the probability
+ * rises linearly from 0 to Pmax.
+ */
+struct EcnThresholds
+{
+    uint64_t kminBytes{100 * 1024}; //!< start of the marking ramp
+    uint64_t kmaxBytes{400 * 1024}; //!< end of the ramp
+    double pmax{0.2};               //!< marking probability at Kmax
+
+    /** \param queueBytes queue length \return the marking probability */
+    double Probability(uint64_t queueBytes) const;
+};
+
+/**
+ * \ingroup mlfabric-switch
+ * An output-queued RoCE switch with a shared buffer, PFC, ECN, INT and ECMP.
+ *
+ * Aggregated to a Node. A packet is admitted by the shared-buffer MMU against its
+ * ingress port and priority (or dropped), may trigger PFC toward its upstream, and
+ * waits at its egress port. Egress scheduling is strict priority for control
+ * priorities, DWRR among the others. When a packet leaves, the MMU releases it (which
+ * may resume the upstream), ECN marks it from the egress queue length, and INT stamps
+ * it if it asks for telemetry. Next hops come from per-destination tables; a flow
+ * hash salted per switch picks among equal-cost ports.
+ */
+class RoceSwitch : public Object, public RocePortOwner
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RoceSwitch();
+    ~RoceSwitch() override;
+
+    /** \param id the switch's node id (salts its ECMP hash) */
+    void SetNodeId(uint32_t id);
+    /** \return the node id */
+    uint32_t GetNodeId() const;
+
+    /** Add a port. \return its index */
+    uint32_t AddPort(Ptr<RocePort> port);
+    /** \return the number of ports */
+    uint32_t GetNPorts() const;
+    /** \param i index \return port i */
+    Ptr<RocePort> GetPort(uint32_t i) const;
+
+    /**
+     * Set the equal-cost egress ports toward \p dstNode.
+     * \param dstNode destination node id
+     * \param ports port indices
+     */
+    void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
+
+    /** Set the ECN thresholds of egress port \p port. */
+    void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);
+
+    /**
+     * Size the buffer accounting once all ports are added.
+     * \param maxFrameBytes largest frame the switch holds (sizes PFC headroom)
+     */
+    void ConfigureBuffer(uint32_t maxFrameBytes);
+
+    /** \return the memory management unit */
+    Ptr<SharedBufferMmu> GetMmu() const;
+
+    /** Switch-wide counters. */
+    struct Counters
+    {
+        uint64_t forwarded{0}; //!< packets sent on an egress port
+        uint64_t drops{0};     //!< packets the MMU refused
+        uint64_t ecnMarks{0};  //!< packets marked CE
+        uint64_t intStamps{0}; //!< INT hop records written
+        uint64_t peakQueueBytes{0}; //!< largest egress queue seen, any port
+    };
+
+    /** \return the counters */
+    const Counters& GetCounters() const;
+    /** \param port egress port \return bytes queued there now */
+    uint64_t GetQueueBytes(uint32_t port) const;
+
+    /**
+     * Assign fixed random streams (ECN marking).
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // RocePortOwner
+    bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
+    void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Mark ECN and stamp INT on a departing data packet, as it asks. */
+    void EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp);
+
+    uint32_t m_nodeId{0};
+    std::vector<Ptr<RocePort>> m_ports;
+    std::vector<EgressQueues> m_egress;
+    std::vector<EcnThresholds> m_ecn;
+    std::vector<std::vector<uint32_t>> m_routes;
+    Ptr<SharedBufferMmu> m_mmu;
+    Ptr<UniformRandomVariable> m_rng;
+    bool m_bufferConfigured{false};
+    Counters m_counters;
+
+    // Attributes
+    bool m_ecnEnabled;
+    uint8_t m_strictMask;
+    uint32_t m_quantum;
+    uint64_t m_ecnKmin;
+    uint64_t m_ecnKmax;
+    double m_ecnPmax;
+
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
+    TracedCallback<uint32_t, uint64_t> m_queueTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ROCE_SWITCH_H */

@@ -1,0 +1,224 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "shared-buffer-mmu.h"
+
+#include "model/util/input-error.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SharedBufferMmu");
+NS_OBJECT_ENSURE_REGISTERED(SharedBufferMmu);
+
+TypeId
+SharedBufferMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SharedBufferMmu")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<SharedBufferMmu>()
+            .AddAttribute("BufferBytes",
+                          "Total packet buffer of the switch, bytes",
+                          UintegerValue(32 * 1024 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("ReservedBytes",
+                          "Bytes reserved for each (ingress port, priority)",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_reservedBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Alpha",
+                          "Dynamic threshold: an ingress queue may hold alpha times the "
+                          "free shared bytes",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_alpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 1024))
+            .AddAttribute("PfcEnabled",
+                          "Generate PFC for lossless priorities (otherwise they drop too)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("LosslessPriorities",
+                          "Bit mask of the priorities protected by PFC (bit 3: priority 3)",
+                          UintegerValue(1u << 3),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcResponseTime",
+                          "Time the upstream port takes to act on a pause frame, counted "
+                          "in the headroom",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&SharedBufferMmu::m_responseTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ResumeOffsetBytes",
+                          "An ingress queue resumes once this far below the threshold",
+                          UintegerValue(3 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_resumeOffset),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HeadroomBytes",
+                          "Headroom per lossless ingress queue; 0 sizes it from the port's "
+                          "rate, cable delay and maximum frame",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomOverride),
+                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+void
+SharedBufferMmu::Configure(const std::vector<uint64_t>& rates,
+                           const std::vector<Time>& delays,
+                           uint32_t maxFrameBytes)
+{
+    const size_t ports = rates.size();
+    m_in.assign(ports, {});
+    m_headroom.assign(ports, 0);
+    uint64_t carved = m_reservedBytes * kNumPriorities * ports;
+    const auto lossless = static_cast<uint64_t>(__builtin_popcount(m_losslessMask));
+    for (size_t p = 0; p < ports; ++p)
+    {
+        if (m_headroomOverride > 0)
+        {
+            m_headroom[p] = m_headroomOverride;
+        }
+        else
+        {
+            const double bytesPerPs = static_cast<double>(rates[p]) / 8e12;
+            const double roundTrip = 2.0 * delays[p].GetPicoSeconds() * bytesPerPs;
+            const double response = m_responseTime.GetPicoSeconds() * bytesPerPs;
+            m_headroom[p] = static_cast<uint64_t>(roundTrip + response) + 2ULL * maxFrameBytes;
+        }
+        if (m_pfcEnabled)
+        {
+            carved += m_headroom[p] * lossless;
+        }
+    }
+    if (carved >= m_bufferBytes)
+    {
+        throw InputError("switch buffer of " + std::to_string(m_bufferBytes) +
+                         " B does not hold its reserved and PFC headroom bytes (" +
+                         std::to_string(carved) + " B)");
+    }
+    m_sharedPool = m_bufferBytes - carved;
+}
+
+bool
+SharedBufferMmu::IsLossless(uint8_t priority) const
+{
+    return m_pfcEnabled && ((m_losslessMask >> priority) & 1u);
+}
+
+uint64_t
+SharedBufferMmu::Threshold() const
+{
+    return static_cast<uint64_t>(m_alpha * static_cast<double>(m_sharedPool - m_sharedUsed));
+}
+
+SharedBufferMmu::Verdict
+SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
+{
+    Ingress& in = m_in[port][priority];
+    if (in.reserved + bytes <= m_reservedBytes)
+    {
+        in.reserved += bytes;
+    }
+    else if (in.headroom == 0 && in.shared + bytes <= Threshold() &&
+             m_sharedUsed + bytes <= m_sharedPool)
+    {
+        in.shared += bytes;
+        m_sharedUsed += bytes;
+    }
+    else if (IsLossless(priority) && in.headroom + bytes <= m_headroom[port])
+    {
+        in.headroom += bytes;
+    }
+    else
+    {
+        ++m_drops;
+        return DROP;
+    }
+    m_used += bytes;
+    m_peak = std::max(m_peak, m_used);
+    return ADMITTED;
+}
+
+void
+SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
+{
+    Ingress& in = m_in[port][priority];
+    uint64_t left = bytes;
+    const uint64_t fromHeadroom = std::min(left, in.headroom);
+    in.headroom -= fromHeadroom;
+    left -= fromHeadroom;
+    const uint64_t fromShared = std::min(left, in.shared);
+    in.shared -= fromShared;
+    m_sharedUsed -= fromShared;
+    left -= fromShared;
+    NS_ABORT_MSG_IF(left > in.reserved, "buffer accounting underflow on port " << port);
+    in.reserved -= left;
+    m_used -= bytes;
+}
+
+bool
+SharedBufferMmu::ShouldPause(uint32_t port, uint8_t priority) const
+{
+    if (!IsLossless(priority))
+    {
+        return false;
+    }
+    const Ingress& in = m_in[port][priority];
+    return in.headroom > 0 || in.shared >= Threshold();
+}
+
+bool
+SharedBufferMmu::ShouldResume(uint32_t port, uint8_t priority) const
+{
+    const Ingress& in = m_in[port][priority];
+    return in.headroom == 0 && in.shared + m_resumeOffset <= Threshold();
+}
+
+uint64_t
+SharedBufferMmu::GetUsedBytes() const
+{
+    return m_used;
+}
+
+uint64_t
+SharedBufferMmu::GetPeakUsedBytes() const
+{
+    return m_peak;
+}
+
+uint64_t
+SharedBufferMmu::GetBufferBytes() const
+{
+    return m_bufferBytes;
+}
+
+uint64_t
+SharedBufferMmu::GetSharedPoolBytes() const
+{
+    return m_sharedPool;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomBytes(uint32_t port) const
+{
+    return m_headroom.at(port);
+}
+
+uint64_t
+SharedBufferMmu::GetDrops() const
+{
+    return m_drops;
+}
+
+} // namespace ns3

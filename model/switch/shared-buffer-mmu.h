@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_SHARED_BUFFER_MMU_H
+#define MLFABRIC_SHARED_BUFFER_MMU_H
+
+#include "model/link/roce-port.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-switch
+ * Shared-buffer memory management of a switch, accounted per (ingress port, priority).
+ *
+ * Each ingress queue has a small reserved allotment; beyond it, bytes come from a
+ * shared pool, up to a dynamic threshold alpha x (free shared bytes). Lossless
+ * priorities also have PFC headroom per ingress port, sized so that the bytes in
+ * flight after a pause is sent still fit: the cable's round trip at line rate, one
+ * maximum frame already on the wire at each end, and the peer's response time.
+ * An ingress queue asks for XOFF once it reaches the threshold or spills into headroom
+ * and for XON when it is back below the threshold by a resume offset with its
+ * headroom empty. A packet is dropped only when headroom is exhausted, or for a lossy
+ * priority, when the threshold is reached.
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    SharedBufferMmu() = default;
+
+    /**
+     * Size the accounting for the switch's ports; call once, after the attributes.
+     * \param rates line rate of each port, bit/s
+     * \param delays cable delay of each port
+     * \param maxFrameBytes largest frame in the buffer
+     */
+    void Configure(const std::vector<uint64_t>& rates,
+                   const std::vector<Time>& delays,
+                   uint32_t maxFrameBytes);
+
+    /** Where an admitted packet was charged. */
+    enum Verdict
+    {
+        DROP,     //!< not admitted
+        ADMITTED, //!< charged to the reserved, shared or headroom bytes
+    };
+
+    /**
+     * Try to admit a packet.
+     * \param port ingress port
+     * \param priority its priority
+     * \param bytes bytes it occupies
+     * \return whether it was admitted
+     */
+    Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes);
+    /** Return the bytes of a packet that has left the switch. */
+    void Release(uint32_t port, uint8_t priority, uint32_t bytes);
+
+    /** \return true if the ingress queue should hold its upstream paused */
+    bool ShouldPause(uint32_t port, uint8_t priority) const;
+    /** \return true if a paused ingress queue may resume its upstream */
+    bool ShouldResume(uint32_t port, uint8_t priority) const;
+    /** \return true if \p priority is lossless (PFC) */
+    bool IsLossless(uint8_t priority) const;
+
+    /** \return bytes in the buffer now */
+    uint64_t GetUsedBytes() const;
+    /** \return the largest GetUsedBytes() seen */
+    uint64_t GetPeakUsedBytes() const;
+    /** \return the buffer size */
+    uint64_t GetBufferBytes() const;
+    /** \return the shared pool size */
+    uint64_t GetSharedPoolBytes() const;
+    /** \return the headroom of one lossless ingress queue of \p port */
+    uint64_t GetHeadroomBytes(uint32_t port) const;
+    /** \return packets dropped */
+    uint64_t GetDrops() const;
+
+  private:
+    /** Counters of one (ingress port, priority). */
+    struct Ingress
+    {
+        uint64_t reserved{0}; //!< bytes charged to the reserved allotment
+        uint64_t shared{0};   //!< bytes charged to the shared pool
+        uint64_t headroom{0}; //!< bytes charged to PFC headroom
+    };
+
+    /** \return the current dynamic threshold of the shared pool */
+    uint64_t Threshold() const;
+
+    uint64_t m_bufferBytes{0};
+    uint64_t m_reservedBytes{0};
+    double m_alpha{0};
+    uint8_t m_losslessMask{0};
+    bool m_pfcEnabled{true};
+    Time m_responseTime;
+    uint64_t m_resumeOffset{0};
+    uint64_t m_headroomOverride{0};
+
+    uint64_t m_sharedPool{0};
+    uint64_t m_sharedUsed{0};
+    uint64_t m_used{0};
+    uint64_t m_peak{0};
+    uint64_t m_drops{0};
+    std::vector<uint64_t> m_headroom;                      //!< per port
+    std::vector<std::array<Ingress, kNumPriorities>> m_in; //!< per port and priority
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_SHARED_BUFFER_MMU_H */
