@@ -1,0 +1,24 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-routing.h"
+
+#include "dimension-order-routing.h"
+#include "shortest-path-routing.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricRouting");
+
+RoutingTable
+ComputeRouting(const Fabric& fabric, RoutingAlgorithm algorithm)
+{
+    NS_LOG_FUNCTION(fabric.GetName() << GetRoutingAlgorithmName(algorithm));
+    return algorithm == RoutingAlgorithm::ShortestPath ? ComputeShortestPathRouting(fabric)
+                                                       : ComputeDimensionOrderRouting(fabric);
+}
+
+} // namespace ns3
