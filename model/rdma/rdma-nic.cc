@@ -8,6 +8,7 @@
 #include "model/link/roce-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -65,6 +66,28 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RxProcessingRate",
+                          "Rate at which the NIC hands received data to the host (PCIe, "
+                          "memory); 0 bit/s means as fast as it arrives",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&RdmaNic::m_rxRate),
+                          MakeDataRateChecker())
+            .AddAttribute("PfcEnabled",
+                          "Pause the upstream port when the receive backlog reaches "
+                          "PfcXoffBytes (a slow receiver)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcXoffBytes",
+                          "Receive backlog, in wire bytes, at which the NIC sends XOFF",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&RdmaNic::m_pfcXoffBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("PfcXonBytes",
+                          "Receive backlog, in wire bytes, at which the NIC sends XON",
+                          UintegerValue(32 * 1024),
+                          MakeUintegerAccessor(&RdmaNic::m_pfcXonBytes),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("ControlPriority",
                           "Traffic class of ACK, NACK and CNP packets",
                           UintegerValue(7),
@@ -361,7 +384,14 @@ RdmaNic::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
     switch (h.type)
     {
     case RoceHeader::DATA:
-        ReceiveData(h);
+        if (m_rxRate.GetBitRate() > 0)
+        {
+            QueueReceivedData(port.GetOwnerIndex(), h, wireBytes);
+        }
+        else
+        {
+            ReceiveData(h);
+        }
         break;
     case RoceHeader::ACK:
     case RoceHeader::NACK:
@@ -375,6 +405,33 @@ RdmaNic::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
         }
         break;
     }
+}
+
+void
+RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireBytes)
+{
+    PortState& ps = m_ports[port];
+    const Time now = Simulator::Now();
+    const Time start = std::max(now, ps.rxBusyUntil);
+    ps.rxBusyUntil = start + m_rxRate.CalculateBytesTxTime(wireBytes);
+    ps.rxBacklogBytes += wireBytes;
+    Simulator::Schedule(ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes);
+    if (m_pfcEnabled && ps.rxBacklogBytes >= m_pfcXoffBytes)
+    {
+        ps.port->SetPfcXoff(h.priority, true);
+    }
+}
+
+void
+RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes)
+{
+    PortState& ps = m_ports[port];
+    ps.rxBacklogBytes -= wireBytes;
+    if (ps.port->IsXoff(h.priority) && ps.rxBacklogBytes <= m_pfcXonBytes)
+    {
+        ps.port->SetPfcXoff(h.priority, false);
+    }
+    ReceiveData(h);
 }
 
 void

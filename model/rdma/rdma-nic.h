@@ -9,6 +9,7 @@
 
 #include "model/link/roce-port.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -156,6 +157,8 @@ class RdmaNic : public Object, public RocePortOwner
         std::vector<RdmaQueuePair*> qps; //!< QPs with data to send
         size_t next{0};                  //!< round-robin position in qps
         EventId wakeup;                  //!< pacing: earliest eligible QP
+        uint64_t rxBacklogBytes{0};      //!< data received, not yet processed
+        Time rxBusyUntil;                //!< the receive pipeline is busy until then
     };
 
     /** \return the port index toward \p dst for a flow with hash \p hash */
@@ -164,6 +167,10 @@ class RdmaNic : public Object, public RocePortOwner
     void Activate(RdmaQueuePair* qp);
     /** Build the next data packet of \p qp. */
     RoceFrame BuildDataFrame(RdmaQueuePair& qp);
+    /** Queue a data packet behind the receive pipeline (finite RxProcessingRate). */
+    void QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireBytes);
+    /** The receive pipeline has processed a data packet. */
+    void ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes);
     /** Handle a data packet for this node. */
     void ReceiveData(const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */
@@ -195,6 +202,10 @@ class RdmaNic : public Object, public RocePortOwner
     uint32_t m_maxRtoBackoff;
     Time m_nackRetry;
     Time m_cnpInterval;
+    DataRate m_rxRate;
+    bool m_pfcEnabled;
+    uint64_t m_pfcXoffBytes;
+    uint64_t m_pfcXonBytes;
     uint8_t m_controlPriority;
     TypeId m_ccTypeId;
 
