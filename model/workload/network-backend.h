@@ -1,0 +1,93 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_NETWORK_BACKEND_H
+#define MLFABRIC_NETWORK_BACKEND_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/simulator.h"
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-workload
+ * The one seam between the workload layer and a network model.
+ *
+ * A replay engine asks for point-to-point messages between ranks and is told when each
+ * one has left its sender and when it has arrived at its receiver. It also schedules its
+ * own work (compute, local reductions) through the backend, so that it never needs to
+ * know whether the packet-level RDMA stack or an analytical model is underneath. Both
+ * kinds run on ns-3's simulator clock by default.
+ */
+class NetworkBackend : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::NetworkBackend").SetParent<Object>().SetGroupName("Mlfabric");
+        return tid;
+    }
+
+    /** One message, as the workload names it. */
+    struct Message
+    {
+        uint32_t src{0};   //!< sending rank
+        uint32_t dst{0};   //!< receiving rank
+        uint64_t bytes{0}; //!< payload size
+        uint64_t tag{0};   //!< chosen by the workload; carried unchanged to both callbacks
+    };
+
+    /** Notification about one message. */
+    using MessageCallback = std::function<void(const Message&)>;
+
+    /** \return the number of ranks (NPUs) the network connects */
+    virtual uint32_t GetRankCount() const = 0;
+
+    /**
+     * Carry a message from message.src to message.dst.
+     *
+     * Both callbacks are optional. \p sent fires on the sender's side when the message
+     * has left (its buffer may be reused), \p arrived fires on the receiver's side when
+     * the last byte has arrived. Messages between the same pair with the same tag are
+     * delivered in the order they were sent. Throws InputError for a rank out of range.
+     *
+     * \param message source, destination, size and tag
+     * \param sent sender-side notification
+     * \param arrived receiver-side notification
+     */
+    virtual void Send(const Message& message, MessageCallback sent, MessageCallback arrived) = 0;
+
+    /**
+     * Run \p fn after \p delay on the backend's clock.
+     * \param delay non-negative delay
+     * \param fn the work to run
+     */
+    virtual void
+    Schedule(Time delay, std::function<void()> fn)
+    {
+        Simulator::Schedule(delay, std::move(fn));
+    }
+
+    /** \return the backend's current time */
+    virtual Time
+    Now() const
+    {
+        return Simulator::Now();
+    }
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_NETWORK_BACKEND_H */
