@@ -137,7 +137,7 @@ Main(int argc, char** argv)
     cli.Add("size", "message size per sender (e.g. 4MiB)", "4MiB");
     cli.Add("rate", "link rate (e.g. 100Gbps)", "100Gbps");
     cli.Add("delay", "link propagation delay (e.g. 1us)", "1us");
-    cli.Add("mtu", "data payload per packet, bytes", "4096");
+    cli.Add("mtu", "data payload per packet, bytes (64..9000)", "4096");
     cli.Add("pfc", "PFC on the data priority (0 or 1)", "1");
     cli.Add("buffer", "switch buffer size (e.g. 32MiB)", "32MiB");
     cli.Add("loss", "per-frame loss probability on every link", "0");
@@ -176,7 +176,16 @@ Main(int argc, char** argv)
         throw InputError("--cc: unknown congestion control '" + cc + "'");
     }
 
-    const IncastResult result = RunIncast(config);
+    IncastResult result;
+    try
+    {
+        result = RunIncast(config);
+    }
+    catch (const InputError& e)
+    {
+        // The only configuration the models can reject here is the buffer size.
+        throw InputError(std::string("--buffer: ") + e.what());
+    }
     PrintTables(config, result);
     WriteSummary(cli.Get("summary"), ToJson(config, result));
     if (result.bytesDelivered != result.bytesExpected)

@@ -36,6 +36,7 @@ RoceNetwork::AddNode(bool host)
     NS_ABORT_MSG_UNLESS(id == m_isHost.size(), "RoceNetwork must create every node");
     m_isHost.push_back(host);
     m_adjacency.emplace_back();
+    m_portSlot.emplace_back();
     m_nics.emplace_back();
     m_switchObjects.emplace_back();
     if (host)
@@ -89,6 +90,11 @@ RoceNetwork::AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, doubl
         const uint32_t self = nodes[i];
         const uint32_t port = m_isHost[self] ? m_nics[self]->AddPort(ends[i])
                                              : m_switchObjects[self]->AddPort(ends[i]);
+        if (m_portSlot[self].size() <= port)
+        {
+            m_portSlot[self].resize(port + 1);
+        }
+        m_portSlot[self][port] = static_cast<uint32_t>(m_adjacency[self].size());
         m_adjacency[self].push_back(Adjacency{nodes[1 - i], port, rateBps, delay});
     }
 }
@@ -244,40 +250,50 @@ RoceNetwork::GetPorts(uint32_t node) const
     return ports;
 }
 
+const std::vector<uint32_t>&
+RoceNetwork::RouteAt(uint32_t node, uint32_t dst) const
+{
+    return m_isHost[node] ? m_nics[node]->GetRoute(dst) : m_switchObjects[node]->GetRoute(dst);
+}
+
+std::vector<const RoceNetwork::Adjacency*>
+RoceNetwork::PathOf(uint32_t src, uint32_t dst) const
+{
+    // Follow the first port of each installed ECMP set: every member has the same length.
+    std::vector<const Adjacency*> path;
+    uint32_t node = src;
+    while (node != dst)
+    {
+        const auto& ports = RouteAt(node, dst);
+        NS_ABORT_MSG_IF(ports.empty() || path.size() > m_isHost.size(),
+                        "no route from node " << src << " to node " << dst);
+        const Adjacency& adj = m_adjacency[node][m_portSlot[node].at(ports[0])];
+        path.push_back(&adj);
+        node = adj.peer;
+    }
+    return path;
+}
+
 uint32_t
 RoceNetwork::GetHopCount(uint32_t src, uint32_t dst) const
 {
-    const auto dist = DistancesTo(dst);
-    NS_ABORT_MSG_IF(dist[src] == kUnreachable, "node " << dst << " unreachable from " << src);
-    return dist[src] - 1;
+    return static_cast<uint32_t>(PathOf(src, dst).size()) - 1;
 }
 
 Time
 RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
-    // Walk one shortest path, charging each cable a full data packet, an ACK and
-    // the propagation delay both ways.
-    const auto dist = DistancesTo(dst);
-    NS_ABORT_MSG_IF(dist[src] == kUnreachable, "node " << dst << " unreachable from " << src);
+    // Charge each cable a full data packet, an ACK and the propagation delay both ways.
     RoceHeader data;
     data.payload = m_mtu;
     RoceHeader ack;
     ack.type = RoceHeader::ACK;
     const uint64_t bits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
     Time rtt;
-    uint32_t node = src;
-    while (node != dst)
+    for (const Adjacency* adj : PathOf(src, dst))
     {
-        for (const auto& adj : m_adjacency[node])
-        {
-            if (dist[adj.peer] + 1 == dist[node])
-            {
-                rtt += adj.delay * 2 + PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL /
-                                                                        adj.rateBps));
-                node = adj.peer;
-                break;
-            }
-        }
+        rtt += adj->delay * 2 +
+               PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / adj->rateBps));
     }
     return rtt;
 }

@@ -79,9 +79,9 @@ class RoceNetwork
     const std::vector<uint32_t>& GetSwitches() const;
     /** \return every port of \p node, in AddLink order */
     std::vector<Ptr<RocePort>> GetPorts(uint32_t node) const;
-    /** \return the switch hops on a shortest path from \p src to \p dst */
+    /** \return the hops between nodes on the routed path from \p src to \p dst */
     uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
-    /** \return the unloaded round trip of a full packet and its ACK from \p src to \p dst */
+    /** \return the unloaded round trip of a full packet and its ACK on the routed path */
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
 
   private:
@@ -100,12 +100,17 @@ class RoceNetwork
     std::vector<uint32_t> DistancesTo(uint32_t dst) const;
     /** Install every shortest-path ECMP set toward \p dst. */
     void RouteTo(uint32_t dst);
+    /** \return the installed ECMP set at \p node toward \p dst */
+    const std::vector<uint32_t>& RouteAt(uint32_t node, uint32_t dst) const;
+    /** \return the cables of one routed path from \p src to \p dst */
+    std::vector<const Adjacency*> PathOf(uint32_t src, uint32_t dst) const;
 
     NodeContainer m_nodes;
     std::vector<bool> m_isHost;
     std::vector<uint32_t> m_hosts;
     std::vector<uint32_t> m_switches;
     std::vector<std::vector<Adjacency>> m_adjacency;
+    std::vector<std::vector<uint32_t>> m_portSlot; //!< node, port -> index in m_adjacency
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<RoceSwitch>> m_switchObjects;
     bool m_routesSet{false};

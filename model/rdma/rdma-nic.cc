@@ -173,6 +173,13 @@ RdmaNic::SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports)
     m_routes[dstNode] = ports;
 }
 
+const std::vector<uint32_t>&
+RdmaNic::GetRoute(uint32_t dstNode) const
+{
+    static const std::vector<uint32_t> none;
+    return dstNode < m_routes.size() ? m_routes[dstNode] : none;
+}
+
 uint32_t
 RdmaNic::SelectPort(uint32_t dst, uint32_t hash) const
 {

@@ -71,6 +71,8 @@ class RdmaNic : public Object, public RocePortOwner
      * \param ports port indices
      */
     void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
+    /** \return the ports toward \p dstNode (empty if none) */
+    const std::vector<uint32_t>& GetRoute(uint32_t dstNode) const;
 
     /**
      * Create a queue pair to \p peer, connected to a new receive context there.

@@ -159,6 +159,13 @@ RoceSwitch::SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports)
     m_routes[dstNode] = ports;
 }
 
+const std::vector<uint32_t>&
+RoceSwitch::GetRoute(uint32_t dstNode) const
+{
+    static const std::vector<uint32_t> none;
+    return dstNode < m_routes.size() ? m_routes[dstNode] : none;
+}
+
 void
 RoceSwitch::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
 {

@@ -78,6 +78,8 @@ class RoceSwitch : public Object, public RocePortOwner
      * \param ports port indices
      */
     void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
+    /** \return the ports toward \p dstNode (empty if none) */
+    const std::vector<uint32_t>& GetRoute(uint32_t dstNode) const;
 
     /** Set the ECN thresholds of egress port \p port. */
     void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The incast example end to end: its JSON summary, and one-line errors on bad input.
+
+#include "program-run.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace
+{
+
+ProgramRun
+Execute(const std::string& args)
+{
+    return RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) + "/incast " + args);
+}
+
+} // namespace
+
+TEST(IncastCli, SummaryHasTheDocumentedKeys)
+{
+    const std::string path = testing::TempDir() + "incast-summary.json";
+    const ProgramRun run = Execute("--senders=4 --size=256KiB --summary=" + path);
+    ASSERT_EQ(run.status, 0) << run.output;
+    std::ifstream in(path);
+    const auto summary = nlohmann::json::parse(in);
+    for (const char* key : {"bytes_expected",
+                            "bytes_delivered",
+                            "drops",
+                            "pfc_pause_frames",
+                            "max_buffer_bytes",
+                            "completion_time_ns",
+                            "events",
+                            "wall_seconds"})
+    {
+        EXPECT_TRUE(summary.contains(key)) << key;
+    }
+    EXPECT_EQ(summary["bytes_expected"].get<uint64_t>(), 4u * 256 * 1024);
+    EXPECT_EQ(summary["bytes_delivered"], summary["bytes_expected"]);
+    EXPECT_GT(summary["completion_time_ns"].get<int64_t>(), 0);
+    EXPECT_NE(run.output.find("events per second"), std::string::npos);
+}
+
+TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"--rate=0Gbps", "--rate"},
+        {"--rate=-100Gbps", "--rate"},
+        {"--delay=-1us", "--delay"},
+        {"--mtu=20", "--mtu"},
+        {"--priority=8", "--priority"},
+        {"--senders=0", "--senders"},
+        {"--size=12parsecs", "--size"},
+        {"--loss=1.5", "--loss"},
+        {"--pfc=maybe", "--pfc"},
+        {"--buffer=1KiB", "--buffer"},
+        {"--cc=warp", "--cc"},
+        {"--no-such-option=1", "--no-such-option"},
+    };
+    for (const auto& [args, name] : cases)
+    {
+        const ProgramRun run = Execute(args);
+        EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+        EXPECT_EQ(run.output.rfind("error: ", 0), 0u) << args << ": " << run.output;
+        EXPECT_NE(run.output.find(name), std::string::npos) << args << ": " << run.output;
+        EXPECT_EQ(run.output.find('\n'), run.output.size() - 1) << args << ": " << run.output;
+    }
+}
