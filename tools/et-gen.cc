@@ -1,0 +1,352 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Write a synthetic Chakra workload: per-rank <prefix>.<rank>.et files and the
+// communicator groups, <prefix>.comm-groups.json.
+//
+//   ./mlfabric gen microbench --npus=8 --collective=all_reduce --size=1MiB --out=ar
+//   ./mlfabric gen transformer --npus=8 --tp=2 --pp=2 --dp=2 --layers=4 --hidden=1024 \
+//       --seq=512 --micro-batch=1 --global-batch=8 --out=gpt
+//   ./mlfabric gen dlrm --npus=8 --out=dlrm
+//   ./mlfabric gen resnet50 --npus=16 --out=resnet
+//
+// `./mlfabric gen <kind> --help` lists a kind's parameters; doc/workloads.md explains them.
+
+#include "helper/example-cli.h"
+#include "helper/summary.h"
+#include "model/util/input-error.h"
+#include "model/workload/gen/dlrm-generator.h"
+#include "model/workload/gen/gen-names.h"
+#include "model/workload/gen/microbench-generator.h"
+#include "model/workload/gen/resnet50-generator.h"
+#include "model/workload/gen/transformer-generator.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t kMaxU32 = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kMaxU64 = std::numeric_limits<uint64_t>::max();
+const char* const kKinds = "microbench, transformer, dlrm, resnet50";
+
+/** Declare the accelerator options every model kind shares. */
+void
+AddDeviceOptions(ExampleCli& cli)
+{
+    cli.Add("peak-tflops", "dense peak of one accelerator, TFLOP/s", "312");
+    cli.Add("efficiency", "fraction of the peak that kernels reach, (0, 1]", "0.5");
+    cli.Add("mem-bw", "memory bandwidth of one accelerator, GB/s", "2039");
+}
+
+/** \return the accelerator from the shared options */
+DeviceModel
+DeviceFrom(const ExampleCli& cli)
+{
+    DeviceModel device;
+    device.peakTflops = cli.GetDouble("peak-tflops", 0, 1e9);
+    device.efficiency = cli.GetDouble("efficiency", 0, 1);
+    device.memoryGBps = cli.GetDouble("mem-bw", 0, 1e12);
+    return device;
+}
+
+void
+AddMicrobenchOptions(ExampleCli& cli)
+{
+    cli.Add("npus", "ranks", "8");
+    cli.Add("collective",
+            "all_reduce, reduce, all_gather, gather, scatter, broadcast, all_to_all, "
+            "reduce_scatter, reduce_scatter_block or barrier",
+            "all_reduce");
+    cli.Add("size", "comm_size of each collective (a barrier has none)", "1MiB");
+    cli.Add("group-size", "ranks per communicator group; 0 = all ranks", "0");
+    cli.Add("group-stride", "rank distance between the members of a group", "1");
+    cli.Add("involved-dims", "involved_dim list, e.g. 1,0 (empty: not written)", "");
+    cli.Add("repeat", "collectives per rank, one after another", "1");
+    cli.Add("compute-us", "compute between two collectives, microseconds; 0 = none", "0");
+}
+
+GenWorkload
+GenerateMicrobenchFrom(const ExampleCli& cli)
+{
+    MicrobenchConfig config;
+    config.npus = cli.GetUint("npus", 0, kMaxU32);
+    config.collective = ParseCollectiveName(cli.Get("collective"), "--collective");
+    const bool barrier = config.collective == EtCollectiveType::BARRIER;
+    config.bytes = barrier && !cli.IsSet("size") ? 0 : cli.GetBytes("size");
+    config.groupSize = cli.GetUint("group-size", 0, kMaxU32);
+    config.groupStride = cli.GetUint("group-stride", 0, kMaxU32);
+    if (!cli.Get("involved-dims").empty())
+    {
+        for (uint64_t flag : ParseUintList(cli.Get("involved-dims"), "--involved-dims"))
+        {
+            if (flag > 1)
+            {
+                throw InputError("--involved-dims: each entry must be 0 or 1 (got '" +
+                                 cli.Get("involved-dims") + "')");
+            }
+            config.involvedDims.push_back(flag == 1);
+        }
+    }
+    config.repeat = cli.GetUint("repeat", 0, kMaxU32);
+    config.computeMicros = cli.GetUint("compute-us", 0, kMaxU64);
+    return GenerateMicrobench(config);
+}
+
+void
+AddTransformerOptions(ExampleCli& cli)
+{
+    cli.Add("npus", "ranks, = tp × pp × dp", "8");
+    cli.Add("tp", "tensor-parallel degree (innermost ranks)", "2");
+    cli.Add("pp", "pipeline stages", "2");
+    cli.Add("dp", "data-parallel degree", "2");
+    cli.Add("ep", "expert-parallel degree, divides dp (needs --experts)", "1");
+    cli.Add("layers", "transformer layers, divisible by pp", "4");
+    cli.Add("hidden", "hidden size", "1024");
+    cli.Add("ffn", "feed-forward size; 0 = 4 × hidden", "0");
+    cli.Add("heads", "attention heads", "16");
+    cli.Add("seq", "sequence length", "512");
+    cli.Add("micro-batch", "sequences per micro-batch", "1");
+    cli.Add("global-batch", "sequences per iteration over all replicas", "8");
+    cli.Add("vocab", "vocabulary size, divisible by tp", "51200");
+    cli.Add("precision", "fp32, tf32, bf16, fp16 or fp8", "bf16");
+    cli.Add("experts", "experts per MoE layer; 0 = dense model", "0");
+    cli.Add("top-k", "experts each token is routed to", "2");
+    cli.Add("sequence-parallel", "TP reduce-scatter / all-gather instead of all-reduce", "0");
+    cli.Add("sharding", "data-parallel scheme: none, zero or fsdp", "none");
+    cli.Add("bucket-size", "gradient bucket capacity", "25MiB");
+    cli.Add("iterations", "training iterations", "1");
+    AddDeviceOptions(cli);
+}
+
+GenWorkload
+GenerateTransformerFrom(const ExampleCli& cli)
+{
+    TransformerConfig config;
+    config.npus = cli.GetUint("npus", 0, kMaxU32);
+    config.tp = cli.GetUint("tp", 0, kMaxU32);
+    config.pp = cli.GetUint("pp", 0, kMaxU32);
+    config.dp = cli.GetUint("dp", 0, kMaxU32);
+    config.ep = cli.GetUint("ep", 0, kMaxU32);
+    config.layers = cli.GetUint("layers", 0, kMaxU32);
+    config.hidden = cli.GetUint("hidden", 0, kMaxU64);
+    config.ffn = cli.GetUint("ffn", 0, kMaxU64);
+    config.heads = cli.GetUint("heads", 0, kMaxU64);
+    config.seq = cli.GetUint("seq", 0, kMaxU64);
+    config.microBatch = cli.GetUint("micro-batch", 0, kMaxU64);
+    config.globalBatch = cli.GetUint("global-batch", 0, kMaxU64);
+    config.vocab = cli.GetUint("vocab", 0, kMaxU64);
+    config.precision = ParsePrecision(cli.Get("precision"), "--precision");
+    config.experts = cli.GetUint("experts", 0, kMaxU32);
+    config.topK = cli.GetUint("top-k", 0, kMaxU32);
+    config.sequenceParallel = cli.GetBool("sequence-parallel");
+    config.sharding = ParseDpSharding(cli.Get("sharding"));
+    config.bucketBytes = cli.GetBytes("bucket-size");
+    config.iterations = cli.GetUint("iterations", 0, kMaxU32);
+    config.device = DeviceFrom(cli);
+    return GenerateTransformer(config);
+}
+
+void
+AddDlrmOptions(ExampleCli& cli)
+{
+    cli.Add("npus", "ranks", "8");
+    cli.Add("batch", "samples per rank per iteration", "128");
+    cli.Add("dense-features", "dense inputs of the bottom MLP", "13");
+    cli.Add("tables", "embedding tables, a multiple of npus", "64");
+    cli.Add("embedding-dim", "embedding dimension", "64");
+    cli.Add("pooling", "lookups per table per sample", "1");
+    cli.Add("bottom-mlp", "bottom MLP widths, the last = embedding-dim", "512,256,64");
+    cli.Add("top-mlp", "top MLP widths", "512,256,1");
+    cli.Add("precision", "fp32, tf32, bf16, fp16 or fp8", "fp32");
+    cli.Add("iterations", "training iterations", "1");
+    AddDeviceOptions(cli);
+}
+
+GenWorkload
+GenerateDlrmFrom(const ExampleCli& cli)
+{
+    DlrmConfig config;
+    config.npus = cli.GetUint("npus", 0, kMaxU32);
+    config.batch = cli.GetUint("batch", 0, kMaxU64);
+    config.denseFeatures = cli.GetUint("dense-features", 0, kMaxU64);
+    config.tables = cli.GetUint("tables", 0, kMaxU32);
+    config.embeddingDim = cli.GetUint("embedding-dim", 0, kMaxU64);
+    config.pooling = cli.GetUint("pooling", 0, kMaxU32);
+    config.bottomMlp = ParseUintList(cli.Get("bottom-mlp"), "--bottom-mlp");
+    config.topMlp = ParseUintList(cli.Get("top-mlp"), "--top-mlp");
+    config.precision = ParsePrecision(cli.Get("precision"), "--precision");
+    config.iterations = cli.GetUint("iterations", 0, kMaxU32);
+    config.device = DeviceFrom(cli);
+    return GenerateDlrm(config);
+}
+
+void
+AddResNet50Options(ExampleCli& cli)
+{
+    cli.Add("npus", "data-parallel ranks", "8");
+    cli.Add("batch", "images per rank per iteration", "32");
+    cli.Add("precision", "fp32, tf32, bf16, fp16 or fp8", "fp32");
+    cli.Add("iterations", "training iterations", "1");
+    AddDeviceOptions(cli);
+}
+
+GenWorkload
+GenerateResNet50From(const ExampleCli& cli)
+{
+    ResNet50Config config;
+    config.npus = cli.GetUint("npus", 0, kMaxU32);
+    config.batch = cli.GetUint("batch", 0, kMaxU64);
+    config.precision = ParsePrecision(cli.Get("precision"), "--precision");
+    config.iterations = cli.GetUint("iterations", 0, kMaxU32);
+    config.device = DeviceFrom(cli);
+    return GenerateResNet50(config);
+}
+
+/** Totals over every rank, for the report. */
+struct Totals
+{
+    uint64_t nodes{0};           //!< nodes
+    uint64_t compute{0};         //!< COMP nodes
+    uint64_t collectives{0};     //!< COMM_COLL nodes
+    uint64_t collectiveBytes{0}; //!< their comm_size
+    uint64_t sends{0};           //!< COMM_SEND nodes
+    uint64_t sendBytes{0};       //!< their comm_size
+};
+
+Totals
+Count(const GenWorkload& workload)
+{
+    Totals t;
+    for (const auto& rank : workload.ranks)
+    {
+        for (const auto& node : rank.GetNodes())
+        {
+            ++t.nodes;
+            if (node.type == EtNodeType::COMP_NODE)
+            {
+                ++t.compute;
+            }
+            else if (node.type == EtNodeType::COMM_COLL_NODE)
+            {
+                ++t.collectives;
+                t.collectiveBytes += node.commSize;
+            }
+            else if (node.type == EtNodeType::COMM_SEND_NODE)
+            {
+                ++t.sends;
+                t.sendBytes += node.commSize;
+            }
+        }
+    }
+    return t;
+}
+
+int
+Run(int argc, char** argv)
+{
+    const std::string kind = argc > 1 ? argv[1] : "";
+    if (kind.empty() || kind == "--help" || kind == "-h")
+    {
+        std::printf("usage: et-gen <kind> --out=PREFIX [--name=value ...]\n"
+                    "kinds: %s; et-gen <kind> --help lists its parameters\n",
+                    kKinds);
+        if (kind.empty())
+        {
+            throw InputError(std::string("missing the workload kind (") + kKinds + ")");
+        }
+        return 0;
+    }
+    ExampleCli cli("Write a synthetic " + kind + " Chakra workload");
+    GenWorkload (*generate)(const ExampleCli&) = nullptr;
+    if (kind == "microbench")
+    {
+        AddMicrobenchOptions(cli);
+        generate = GenerateMicrobenchFrom;
+    }
+    else if (kind == "transformer")
+    {
+        AddTransformerOptions(cli);
+        generate = GenerateTransformerFrom;
+    }
+    else if (kind == "dlrm")
+    {
+        AddDlrmOptions(cli);
+        generate = GenerateDlrmFrom;
+    }
+    else if (kind == "resnet50")
+    {
+        AddResNet50Options(cli);
+        generate = GenerateResNet50From;
+    }
+    else
+    {
+        throw InputError("unknown workload kind '" + kind + "' (use " + kKinds + ")");
+    }
+    cli.Add("out", "workload prefix: writes <out>.<rank>.et and <out>.comm-groups.json", "");
+    cli.Add("summary", "also write the figures below as JSON to this file", "");
+    cli.Parse(argc - 1, argv + 1);
+
+    const std::string prefix = cli.Get("out");
+    if (prefix.empty())
+    {
+        throw InputError("--out: required, the workload prefix (e.g. --out=traces/gpt/gpt)");
+    }
+    const auto folder = std::filesystem::path(prefix).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+    {
+        throw InputError("--out: folder '" + folder.string() + "' does not exist");
+    }
+    const GenWorkload workload = generate(cli);
+    workload.Write(prefix);
+
+    const Totals t = Count(workload);
+    std::printf("%s: %zu ranks, %zu communicator groups\n",
+                kind.c_str(),
+                workload.ranks.size(),
+                workload.groups.GetGroups().size());
+    std::printf("  %s\n", workload.DescribeParameters().c_str());
+    std::printf("wrote %s.{0..%zu}.et and %s\n",
+                prefix.c_str(),
+                workload.ranks.size() - 1,
+                CommGroupFilePath(prefix).c_str());
+    std::printf("%-24s %16s %20s\n", "all ranks", "nodes", "bytes");
+    std::printf("%-24s %16llu\n", "compute", static_cast<unsigned long long>(t.compute));
+    std::printf("%-24s %16llu %20llu\n",
+                "collectives",
+                static_cast<unsigned long long>(t.collectives),
+                static_cast<unsigned long long>(t.collectiveBytes));
+    std::printf("%-24s %16llu %20llu\n",
+                "sends",
+                static_cast<unsigned long long>(t.sends),
+                static_cast<unsigned long long>(t.sendBytes));
+    std::printf("%-24s %16llu\n", "total", static_cast<unsigned long long>(t.nodes));
+    std::printf("inspect with: ./mlfabric et-info %s\n", prefix.c_str());
+
+    WriteSummary(cli.Get("summary"),
+                 {{"kind", kind},
+                  {"prefix", prefix},
+                  {"parameters", workload.DescribeParameters()},
+                  {"ranks", workload.ranks.size()},
+                  {"groups", workload.groups.GetGroups().size()},
+                  {"nodes", t.nodes},
+                  {"compute_nodes", t.compute},
+                  {"collectives", t.collectives},
+                  {"collective_bytes", t.collectiveBytes},
+                  {"sends", t.sends},
+                  {"send_bytes", t.sendBytes}});
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    return RunMain([&] { return Run(argc, argv); });
+}
