@@ -143,6 +143,36 @@ AddDimensionLinks(Fabric& fabric, const std::vector<DimensionSpec>& dims)
     }
 }
 
+uint64_t
+MultiDimBisectionBps(const std::vector<DimensionSpec>& dims)
+{
+    if (dims.empty() || dims.back().npus % 2 != 0)
+    {
+        return 0;
+    }
+    uint64_t npus = 1;
+    for (const auto& dim : dims)
+    {
+        npus *= dim.npus;
+    }
+    const DimensionSpec& last = dims.back();
+    const uint64_t n = last.npus;
+    uint64_t crossing = 0;
+    switch (last.topology)
+    {
+        case DimensionTopology::Ring:
+            crossing = n == 2 ? 1 : 2;
+            break;
+        case DimensionTopology::FullyConnected:
+            crossing = (n / 2) * (n / 2);
+            break;
+        case DimensionTopology::Switch:
+            crossing = n / 2;
+            break;
+    }
+    return npus / n * crossing * last.link.rateBps;
+}
+
 Fabric
 BuildMultiDim(const std::string& name, const std::vector<DimensionSpec>& dims)
 {
@@ -167,25 +197,7 @@ BuildMultiDim(const std::string& name, const std::vector<DimensionSpec>& dims)
     AddDimensionLinks(fabric, dims);
     fabric.SetNpuForwarding(true);
 
-    const DimensionSpec& last = dims.back();
-    const uint64_t n = last.npus;
-    if (n % 2 == 0)
-    {
-        uint64_t crossing = 0;
-        switch (last.topology)
-        {
-            case DimensionTopology::Ring:
-                crossing = n == 2 ? 1 : 2;
-                break;
-            case DimensionTopology::FullyConnected:
-                crossing = (n / 2) * (n / 2);
-                break;
-            case DimensionTopology::Switch:
-                crossing = n / 2;
-                break;
-        }
-        fabric.SetStructuralBisection(npus / n * crossing * last.link.rateBps);
-    }
+    fabric.SetStructuralBisection(MultiDimBisectionBps(dims));
     return fabric;
 }
 

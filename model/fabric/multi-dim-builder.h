@@ -62,11 +62,19 @@ void AddDimensionLinks(Fabric& fabric, const std::vector<DimensionSpec>& dims);
 
 /**
  * \ingroup mlfabric-fabric
+ * Bisection bandwidth of a multi-dimensional fabric between rank halves, which split
+ * the last dimension when its size n is even: (N/n) x c x r with c = 2 for a ring
+ * (1 if n = 2), (n/2)^2 fully connected, n/2 switch; 0 when n is odd.
+ * \param dims dimensions, fastest first
+ * \return bit/s, or 0
+ */
+uint64_t MultiDimBisectionBps(const std::vector<DimensionSpec>& dims);
+
+/**
+ * \ingroup mlfabric-fabric
  * A multi-dimensional fabric as ASTRA-sim describes it: prod(npus) NPUs that forward
  * traffic between dimensions.
- *
- * Structural bisection (rank halves, last dimension of even size n, N NPUs, rate r):
- * (N/n) x c x r with c = 2 for a ring (1 if n = 2), (n/2)^2 fully connected, n/2 switch.
+ * Its structural bisection is MultiDimBisectionBps.
  *
  * \param name fabric name
  * \param dims dimensions, fastest first

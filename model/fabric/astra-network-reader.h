@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ASTRA_NETWORK_READER_H
+#define MLFABRIC_ASTRA_NETWORK_READER_H
+
+#include "fabric.h"
+#include "link-defaults.h"
+#include "multi-dim-builder.h"
+#include "yaml-input.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-fabric
+ * The dimensions of an ASTRA-sim analytical network file.
+ *
+ * Keys (lists of equal length, one entry per dimension): topology (Ring,
+ * FullyConnected, Switch), npus_count (at least 2), bandwidth (GB/s per link and
+ * direction, GB = 2^30 bytes, > 0), latency (ns per link, >= 0). Errors name the file,
+ * line and key.
+ * \param input the parsed file
+ * \param defaults settings of every link besides rate and delay
+ * \return the dimensions, fastest first
+ */
+std::vector<DimensionSpec> ParseAstraNetwork(const YamlInput& input, const LinkDefaults& defaults);
+
+/**
+ * \ingroup mlfabric-fabric
+ * Read an ASTRA-sim analytical network file as a multi-dimensional fabric named after
+ * the file. The fabric is checked (CheckFabric).
+ * \param path the .yml file
+ * \param defaults settings of every link besides rate and delay
+ * \return the fabric
+ */
+Fabric ReadAstraNetwork(const std::string& path, const LinkDefaults& defaults = LinkDefaults());
+
+/**
+ * \param path a file path \return its name without folders and extension
+ */
+std::string GetFileStem(const std::string& path);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ASTRA_NETWORK_READER_H */

@@ -1,0 +1,225 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "hpcc-topology-reader.h"
+
+#include "astra-network-reader.h"
+#include "fabric-check.h"
+
+#include "ns3/log.h"
+
+#include "helper/example-cli.h"
+#include "model/util/input-error.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HpccTopologyReader");
+
+namespace
+{
+
+/** Whitespace-separated words of a file, each with its line number. */
+class WordReader
+{
+  public:
+    explicit WordReader(const std::string& path)
+        : m_path(path)
+    {
+        std::ifstream in(path);
+        if (!in)
+        {
+            throw InputError(path + ": cannot open");
+        }
+        std::string line;
+        uint32_t number = 0;
+        while (std::getline(in, line))
+        {
+            ++number;
+            std::istringstream words(line);
+            std::string word;
+            while (words >> word)
+            {
+                m_words.emplace_back(word, number);
+            }
+        }
+    }
+
+    /** \param what what the word should be \return the next word */
+    const std::string&
+    Next(const std::string& what)
+    {
+        if (m_next >= m_words.size())
+        {
+            throw InputError(m_path + ": ends early: " + what + " missing");
+        }
+        return m_words[m_next++].first;
+    }
+
+    /** \return "<file>:<line>" of the last word read */
+    std::string
+    Where() const
+    {
+        const uint32_t line = m_words.empty() ? 1 : m_words[m_next == 0 ? 0 : m_next - 1].second;
+        return m_path + ":" + std::to_string(line);
+    }
+
+    /** \return the next word as a whole number below \p limit */
+    uint32_t
+    NextUint(const std::string& what, uint64_t limit)
+    {
+        const std::string& word = Next(what);
+        size_t used = 0;
+        unsigned long long value = 0;
+        try
+        {
+            value = std::stoull(word, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used == 0 || used != word.size() || word[0] == '-')
+        {
+            throw InputError(Where() + ": " + what + ": not a whole number (got '" + word + "')");
+        }
+        if (value >= limit)
+        {
+            throw InputError(Where() + ": " + what + ": " + word +
+                             " is out of range (must be below " + std::to_string(limit) + ")");
+        }
+        return static_cast<uint32_t>(value);
+    }
+
+  private:
+    std::string m_path;                                    //!< the file
+    std::vector<std::pair<std::string, uint32_t>> m_words; //!< word, line
+    size_t m_next{0};                                      //!< next word to read
+};
+
+/** One parsed link line. */
+struct LinkLine
+{
+    uint32_t a, b;
+    LinkSettings settings;
+};
+
+/** Tier of each switch: its hop distance from the nearest host. */
+std::vector<uint32_t>
+SwitchTiers(uint32_t nodes, const std::vector<bool>& isSwitch, const std::vector<LinkLine>& links)
+{
+    std::vector<std::vector<uint32_t>> adjacent(nodes);
+    for (const auto& link : links)
+    {
+        adjacent[link.a].push_back(link.b);
+        adjacent[link.b].push_back(link.a);
+    }
+    std::vector<uint32_t> tier(nodes, Fabric::kNoNode);
+    std::vector<uint32_t> queue;
+    for (uint32_t v = 0; v < nodes; ++v)
+    {
+        if (!isSwitch[v])
+        {
+            tier[v] = 0;
+            queue.push_back(v);
+        }
+    }
+    for (size_t head = 0; head < queue.size(); ++head)
+    {
+        for (uint32_t w : adjacent[queue[head]])
+        {
+            if (tier[w] == Fabric::kNoNode)
+            {
+                tier[w] = tier[queue[head]] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    return tier;
+}
+
+} // namespace
+
+Fabric
+ReadHpccTopology(const std::string& path, const LinkDefaults& defaults)
+{
+    WordReader words(path);
+    const uint32_t nodes = words.NextUint("node count", 1u << 24);
+    const uint32_t switches = words.NextUint("switch count", uint64_t{nodes} + 1);
+    const uint32_t linkCount = words.NextUint("link count", 1u << 28);
+    std::vector<bool> isSwitch(nodes, false);
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        const uint32_t id = words.NextUint("switch id " + std::to_string(i + 1), nodes);
+        if (isSwitch[id])
+        {
+            throw InputError(words.Where() + ": switch id " + std::to_string(id) + " listed twice");
+        }
+        isSwitch[id] = true;
+    }
+    std::vector<LinkLine> links;
+    for (uint32_t i = 0; i < linkCount; ++i)
+    {
+        const std::string what = "link " + std::to_string(i + 1);
+        LinkLine link{};
+        link.a = words.NextUint(what + " source node", nodes);
+        link.b = words.NextUint(what + " destination node", nodes);
+        if (link.a == link.b)
+        {
+            throw InputError(words.Where() + ": " + what + ": links node " +
+                             std::to_string(link.a) + " to itself");
+        }
+        const uint64_t rate =
+            ParseRateBps(words.Next(what + " rate"), words.Where() + ": " + what + " rate");
+        const Time delay =
+            ParseTime(words.Next(what + " delay"), words.Where() + ": " + what + " delay");
+        const std::string& lossText = words.Next(what + " error rate");
+        double loss = -1;
+        try
+        {
+            loss = std::stod(lossText);
+        }
+        catch (const std::exception&)
+        {
+            loss = -1;
+        }
+        if (!(loss >= 0 && loss <= 1))
+        {
+            throw InputError(words.Where() + ": " + what + " error rate: must be in [0, 1] (got '" +
+                             lossText + "')");
+        }
+        link.settings = defaults.Make(rate, delay.GetPicoSeconds());
+        link.settings.lossProbability = loss;
+        links.push_back(link);
+    }
+
+    const std::vector<uint32_t> tiers = SwitchTiers(nodes, isSwitch, links);
+    Fabric fabric(GetFileStem(path));
+    for (uint32_t id = 0; id < nodes; ++id)
+    {
+        if (isSwitch[id])
+        {
+            fabric.AddSwitch("switch" + std::to_string(id),
+                             "switch",
+                             tiers[id] == Fabric::kNoNode ? 1 : tiers[id]);
+        }
+        else
+        {
+            fabric.AddNpu("host" + std::to_string(id));
+        }
+    }
+    for (const auto& link : links)
+    {
+        fabric.AddLink(link.a, link.b, link.settings);
+    }
+    fabric.SetNpuForwarding(false);
+    CheckFabric(fabric, path);
+    return fabric;
+}
+
+} // namespace ns3
