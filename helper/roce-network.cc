@@ -70,9 +70,10 @@ RoceNetwork::AddSwitch()
     return AddNode(false);
 }
 
-void
+std::pair<uint32_t, uint32_t>
 RoceNetwork::AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability)
 {
+    uint32_t portOf[2] = {0, 0};
     auto channel = CreateObject<RoceChannel>();
     channel->SetAttribute("Delay", TimeValue(delay));
     Ptr<RocePort> ends[2];
@@ -96,7 +97,9 @@ RoceNetwork::AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, doubl
         }
         m_portSlot[self][port] = static_cast<uint32_t>(m_adjacency[self].size());
         m_adjacency[self].push_back(Adjacency{nodes[1 - i], port, rateBps, delay});
+        portOf[i] = port;
     }
+    return {portOf[0], portOf[1]};
 }
 
 void

@@ -40,8 +40,13 @@ class RoceNetwork
      * \param rateBps line rate, bit/s
      * \param delay one-way propagation delay
      * \param lossProbability per-frame loss in each direction
+     * \return the port indices at \p a and at \p b
      */
-    void AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability = 0);
+    std::pair<uint32_t, uint32_t> AddLink(uint32_t a,
+                                          uint32_t b,
+                                          uint64_t rateBps,
+                                          Time delay,
+                                          double lossProbability = 0);
 
     /**
      * Compute shortest-path ECMP routes (unless routes were set), size switch buffers

@@ -1,0 +1,42 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_FABRIC_INSTALLER_H
+#define MLFABRIC_FABRIC_INSTALLER_H
+
+#include "roce-network.h"
+
+#include "model/fabric/fabric.h"
+#include "model/fabric/routing-table.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Build a fabric description at packet level.
+ *
+ * Every fabric node becomes an ns-3 node with the same id: NPUs get an RdmaNic, switches
+ * a RoceSwitch with the fabric's buffer size. Every fabric link becomes a cable with its
+ * rate, delay and loss, and fabric port numbers are kept; a link's ECN thresholds apply
+ * at the switch egress ports it connects. The routing table is installed as it is, NPUs
+ * forwarding where it routes through them. Call on an empty RoceNetwork before the
+ * simulation creates other nodes.
+ *
+ * \param fabric the description
+ * \param routes its routing
+ * \param net the network to build into
+ * \param mtu the NICs' payload per packet
+ * \return the node id of each rank
+ */
+std::vector<uint32_t> InstallFabric(const Fabric& fabric,
+                                    const RoutingTable& routes,
+                                    RoceNetwork& net,
+                                    uint32_t mtu);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_FABRIC_INSTALLER_H */

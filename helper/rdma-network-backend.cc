@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-network-backend.h"
+
+#include "model/util/input-error.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNetworkBackend");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNetworkBackend);
+
+TypeId
+RdmaNetworkBackend::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNetworkBackend")
+            .SetParent<NetworkBackend>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<RdmaNetworkBackend>()
+            .AddAttribute("QpPerMessage",
+                          "Open a new queue pair for every message (ASTRA-sim's ns-3 "
+                          "backend) instead of one per rank pair",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNetworkBackend::m_qpPerMessage),
+                          MakeBooleanChecker())
+            .AddAttribute("Priority",
+                          "Traffic class of workload messages",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RdmaNetworkBackend::m_priority),
+                          MakeUintegerChecker<uint8_t>(0, 6));
+    return tid;
+}
+
+void
+RdmaNetworkBackend::Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNode)
+{
+    m_net = net;
+    m_rankNode = rankNode;
+    for (uint32_t node : rankNode)
+    {
+        Ptr<RdmaNic> nic = net->GetNic(node);
+        nic->TraceConnectWithoutContext(
+            "MessageSent",
+            Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(
+                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t tag, uint64_t, Time) {
+                    OnSent(tag);
+                }));
+        nic->TraceConnectWithoutContext(
+            "MessageReceived",
+            Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                [this](uint32_t, uint32_t, uint64_t tag, uint64_t) { OnArrived(tag); }));
+    }
+}
+
+uint32_t
+RdmaNetworkBackend::GetRankCount() const
+{
+    return static_cast<uint32_t>(m_rankNode.size());
+}
+
+uint64_t
+RdmaNetworkBackend::GetPendingCount() const
+{
+    return m_pending.size();
+}
+
+Ptr<RdmaQueuePair>
+RdmaNetworkBackend::QueuePairFor(const Message& message)
+{
+    const uint32_t src = m_rankNode[message.src];
+    const uint32_t dst = m_rankNode[message.dst];
+    if (m_qpPerMessage)
+    {
+        return m_net->Connect(src, dst, m_priority);
+    }
+    auto& qp = m_qps[{message.src, message.dst}];
+    if (!qp)
+    {
+        qp = m_net->Connect(src, dst, m_priority);
+    }
+    return qp;
+}
+
+void
+RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCallback arrived)
+{
+    const auto ranks = GetRankCount();
+    if (message.src >= ranks || message.dst >= ranks)
+    {
+        throw InputError("message from rank " + std::to_string(message.src) + " to rank " +
+                         std::to_string(message.dst) + ": the network has " +
+                         std::to_string(ranks) + " ranks");
+    }
+    if (message.src == message.dst || message.bytes == 0)
+    {
+        // Nothing crosses the network: both sides are done at once.
+        Schedule(Time(0), [message, sent, arrived] {
+            if (arrived)
+            {
+                arrived(message);
+            }
+            if (sent)
+            {
+                sent(message);
+            }
+        });
+        return;
+    }
+    const uint64_t id = m_nextId++;
+    m_pending.emplace(id, Pending{message, std::move(sent), std::move(arrived)});
+    Ptr<RdmaQueuePair> qp = QueuePairFor(message);
+    m_net->GetNic(m_rankNode[message.src])->PostSend(qp, message.bytes, id);
+}
+
+void
+RdmaNetworkBackend::OnSent(uint64_t id)
+{
+    auto it = m_pending.find(id);
+    if (it == m_pending.end())
+    {
+        return;
+    }
+    it->second.hasLeft = true;
+    if (it->second.sent)
+    {
+        it->second.sent(it->second.message);
+    }
+    Retire(it);
+}
+
+void
+RdmaNetworkBackend::OnArrived(uint64_t id)
+{
+    auto it = m_pending.find(id);
+    if (it == m_pending.end())
+    {
+        return;
+    }
+    it->second.hasArrived = true;
+    if (it->second.arrived)
+    {
+        it->second.arrived(it->second.message);
+    }
+    Retire(it);
+}
+
+void
+RdmaNetworkBackend::Retire(std::unordered_map<uint64_t, Pending>::iterator it)
+{
+    if (it->second.hasLeft && it->second.hasArrived)
+    {
+        m_pending.erase(it);
+    }
+}
+
+} // namespace ns3

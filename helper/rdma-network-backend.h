@@ -1,0 +1,86 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_RDMA_NETWORK_BACKEND_H
+#define MLFABRIC_RDMA_NETWORK_BACKEND_H
+
+#include "roce-network.h"
+
+#include "model/workload/network-backend.h"
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * The workload-network seam implemented by the packet-level RoCE network.
+ *
+ * Each message becomes an RDMA send on a queue pair from the source rank's NIC to the
+ * destination's. Queue pairs persist per (source, destination) pair by default, as NCCL
+ * keeps them, so congestion-control state carries across messages; with QpPerMessage
+ * every message gets a new one, as ASTRA-sim's ns-3 backend does. The sender is told
+ * when the last byte is acknowledged, the receiver when it has arrived.
+ */
+class RdmaNetworkBackend : public NetworkBackend
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNetworkBackend() = default;
+
+    /**
+     * Use a built network.
+     * \param net the network; it must outlive the simulation
+     * \param rankNode node id of each rank
+     */
+    void Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNode);
+
+    uint32_t GetRankCount() const override;
+    void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+
+    /** \return messages sent and not yet both left and arrived */
+    uint64_t GetPendingCount() const;
+
+  private:
+    /** A message in flight and whom to tell about it. */
+    struct Pending
+    {
+        Message message;         //!< as the workload posted it
+        MessageCallback sent;    //!< sender-side notification
+        MessageCallback arrived; //!< receiver-side notification
+        bool hasLeft{false};     //!< sender side done
+        bool hasArrived{false};  //!< receiver side done
+    };
+
+    /** \return the queue pair carrying \p message */
+    Ptr<RdmaQueuePair> QueuePairFor(const Message& message);
+    /** The NIC acknowledged the message with RDMA tag \p id. */
+    void OnSent(uint64_t id);
+    /** The message with RDMA tag \p id arrived. */
+    void OnArrived(uint64_t id);
+    /** Forget \p id once both sides are done. */
+    void Retire(std::unordered_map<uint64_t, Pending>::iterator it);
+
+    RoceNetwork* m_net{nullptr};
+    std::vector<uint32_t> m_rankNode;
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
+    std::unordered_map<uint64_t, Pending> m_pending; //!< RDMA tag -> message
+    uint64_t m_nextId{0};
+
+    bool m_qpPerMessage{false};
+    uint8_t m_priority{3};
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_RDMA_NETWORK_BACKEND_H */
