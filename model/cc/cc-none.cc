@@ -21,7 +21,7 @@ CcNone::GetTypeId()
             .SetGroupName("Mlfabric")
             .AddConstructor<CcNone>()
             .AddAttribute("WindowBytes",
-                          "Fixed send window in bytes; 0 disables the window",
+                          "Fixed send window, bytes; 0 (the default) disables the window",
                           UintegerValue(0),
                           MakeUintegerAccessor(&CcNone::m_windowBytes),
                           MakeUintegerChecker<uint64_t>());
@@ -38,8 +38,8 @@ void
 CcNone::Init(CcQueuePairView* qp)
 {
     RdmaCongestionOps::Init(qp);
-    qp->SetRateBps(qp->GetLineRateBps());
-    qp->SetWindowBytes(m_windowBytes);
+    ApplyRate(qp->GetLineRateBps());
+    ApplyWindow(m_windowBytes);
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #include "congestion-ops.h"
 
 #include "ns3/log.h"
+#include "ns3/trace-source-accessor.h"
 
 namespace ns3
 {
@@ -15,7 +16,17 @@ TypeId
 RdmaCongestionOps::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::RdmaCongestionOps").SetParent<Object>().SetGroupName("Mlfabric");
+        TypeId("ns3::RdmaCongestionOps")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddTraceSource("Rate",
+                            "The pacing rate the algorithm set, bit/s (old, new)",
+                            MakeTraceSourceAccessor(&RdmaCongestionOps::m_rateTrace),
+                            "ns3::RdmaCongestionOps::ChangeTracedCallback")
+            .AddTraceSource("Window",
+                            "The window the algorithm set, bytes (old, new); 0 = no window",
+                            MakeTraceSourceAccessor(&RdmaCongestionOps::m_windowTrace),
+                            "ns3::RdmaCongestionOps::ChangeTracedCallback");
     return tid;
 }
 
@@ -23,6 +34,40 @@ void
 RdmaCongestionOps::Init(CcQueuePairView* qp)
 {
     m_qp = qp;
+    m_lastRateBps = qp->GetRateBps();
+    m_lastWindowBytes = qp->GetWindowBytes();
+}
+
+void
+RdmaCongestionOps::ApplyRate(uint64_t rateBps)
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    m_qp->SetRateBps(rateBps);
+    if (rateBps != m_lastRateBps)
+    {
+        NS_LOG_LOGIC(this << " rate " << m_lastRateBps << " -> " << rateBps);
+        m_rateTrace(m_lastRateBps, rateBps);
+        m_lastRateBps = rateBps;
+    }
+}
+
+void
+RdmaCongestionOps::ApplyWindow(uint64_t windowBytes)
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    m_qp->SetWindowBytes(windowBytes);
+    if (windowBytes != m_lastWindowBytes)
+    {
+        NS_LOG_LOGIC(this << " window " << m_lastWindowBytes << " -> " << windowBytes);
+        m_windowTrace(m_lastWindowBytes, windowBytes);
+        m_lastWindowBytes = windowBytes;
+    }
 }
 
 void

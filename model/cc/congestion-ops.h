@@ -6,6 +6,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <string>
@@ -19,10 +20,10 @@ namespace ns3
  */
 struct IntHop
 {
-    Time timestamp;       //!< when the packet left the egress port
-    uint64_t txBytes{0};  //!< cumulative bytes the port has transmitted
+    Time timestamp;        //!< when the packet left the egress port
+    uint64_t txBytes{0};   //!< cumulative bytes the port has transmitted
     uint64_t qlenBytes{0}; //!< bytes queued at the port when the packet left
-    uint64_t rateBps{0};  //!< the port's line rate, bit/s
+    uint64_t rateBps{0};   //!< the port's line rate, bit/s
 };
 
 /** Maximum INT hops a packet carries (HPCC carries up to 5; Clos paths need 5). */
@@ -34,11 +35,11 @@ constexpr uint32_t kMaxIntHops = 8;
  */
 struct AckSample
 {
-    uint64_t ackedSeq{0};   //!< cumulative: every byte below has arrived
-    uint64_t newlyAcked{0}; //!< bytes this ACK acknowledged for the first time
-    bool ecnEcho{false};    //!< the acknowledged data carried an ECN CE mark
-    Time rtt;               //!< now minus the echoed transmit timestamp (zero if none)
-    uint32_t nHops{0};      //!< INT hops valid in hops[]
+    uint64_t ackedSeq{0};        //!< cumulative: every byte below has arrived
+    uint64_t newlyAcked{0};      //!< bytes this ACK acknowledged for the first time
+    bool ecnEcho{false};         //!< the acknowledged data carried an ECN CE mark
+    Time rtt;                    //!< now minus the echoed transmit timestamp (zero if none)
+    uint32_t nHops{0};           //!< INT hops valid in hops[]
     const IntHop* hops{nullptr}; //!< INT stack echoed by the receiver (HPCC)
 };
 
@@ -132,8 +133,33 @@ class RdmaCongestionOps : public Object
     /** \return true if the receiver must echo the transmit timestamp in ACKs */
     virtual bool NeedsTimestamp() const;
 
+    /**
+     * TracedCallback signature of a rate or window change.
+     * \param oldValue the value before (bit/s or bytes)
+     * \param newValue the value after
+     */
+    typedef void (*ChangeTracedCallback)(uint64_t oldValue, uint64_t newValue);
+
   protected:
+    /**
+     * Hand a new pacing rate to the queue pair and fire the Rate trace if it changed.
+     * \param rateBps the rate, bit/s
+     */
+    void ApplyRate(uint64_t rateBps);
+
+    /**
+     * Hand a new window to the queue pair and fire the Window trace if it changed.
+     * \param windowBytes the window in bytes; 0 means no window
+     */
+    void ApplyWindow(uint64_t windowBytes);
+
     CcQueuePairView* m_qp{nullptr}; //!< the controlled queue pair
+
+  private:
+    uint64_t m_lastRateBps{0};                        //!< rate last handed to the queue pair
+    uint64_t m_lastWindowBytes{0};                    //!< window last handed to the queue pair
+    TracedCallback<uint64_t, uint64_t> m_rateTrace;   //!< pacing-rate changes
+    TracedCallback<uint64_t, uint64_t> m_windowTrace; //!< window changes
 };
 
 } // namespace ns3
