@@ -144,6 +144,8 @@ Main(int argc, char** argv)
     cli.Add("priority", "traffic class of the data (0..6)", "3");
     cli.Add("cc", "congestion control: none or an ns-3 TypeId name", "none");
     cli.Add("stop", "simulated time limit", "10s");
+    cli.Add("fabric", "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch", "");
+    cli.Add("receiver", "with --fabric: the receiving rank (default the last)", "-1");
     cli.Add("summary", "write the figures as JSON to this file", "");
     cli.Parse(argc, argv);
 
@@ -161,6 +163,11 @@ Main(int argc, char** argv)
     config.bufferBytes = cli.GetBytes("buffer");
     config.loss = cli.GetDouble("loss", 0, 0.5);
     config.stopTime = cli.GetTime("stop");
+    config.fabricPath = cli.Get("fabric");
+    if (cli.IsSet("receiver"))
+    {
+        config.receiverRank = static_cast<int64_t>(cli.GetUint("receiver", 0, 1u << 24));
+    }
     const auto priority = cli.GetUint("priority", 0, 6);
     if (priority != 3)
     {
@@ -183,8 +190,9 @@ Main(int argc, char** argv)
     }
     catch (const InputError& e)
     {
-        // The only configuration the models can reject here is the buffer size.
-        throw InputError(std::string("--buffer: ") + e.what());
+        // Without a fabric, the only configuration the models can reject is the buffer.
+        throw InputError((config.fabricPath.empty() ? "--buffer: " : "--fabric: ") +
+                         std::string(e.what()));
     }
     PrintTables(config, result);
     WriteSummary(cli.Get("summary"), ToJson(config, result));

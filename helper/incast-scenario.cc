@@ -3,7 +3,12 @@
  */
 #include "incast-scenario.h"
 
+#include "fabric-installer.h"
 #include "roce-network.h"
+
+#include "model/fabric/fabric-loader.h"
+#include "model/fabric/fabric-routing.h"
+#include "model/util/input-error.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -30,16 +35,45 @@ RunIncast(const IncastConfig& config)
     Config::SetDefault("ns3::SharedBufferMmu::PfcEnabled", BooleanValue(config.pfc));
 
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t receiver = net.AddHost();
-    net.AddLink(receiver, sw, config.rateBps, config.delay, config.loss);
+    uint32_t receiver = 0;
     std::vector<uint32_t> senders;
-    for (uint32_t i = 0; i < config.senders; ++i)
+    if (config.fabricPath.empty())
     {
-        senders.push_back(net.AddHost());
-        net.AddLink(senders.back(), sw, config.rateBps, config.delay, config.loss);
+        const uint32_t sw = net.AddSwitch();
+        receiver = net.AddHost();
+        net.AddLink(receiver, sw, config.rateBps, config.delay, config.loss);
+        for (uint32_t i = 0; i < config.senders; ++i)
+        {
+            senders.push_back(net.AddHost());
+            net.AddLink(senders.back(), sw, config.rateBps, config.delay, config.loss);
+        }
+        net.Finalize(config.mtu);
     }
-    net.Finalize(config.mtu);
+    else
+    {
+        const LoadedFabric loaded = LoadFabric(config.fabricPath);
+        const uint32_t ranks = loaded.fabric.GetNpuCount();
+        const int64_t receiverRank = config.receiverRank < 0 ? ranks - 1 : config.receiverRank;
+        if (receiverRank >= ranks)
+        {
+            throw InputError(config.fabricPath + ": receiver rank " +
+                             std::to_string(receiverRank) + " but the fabric has " +
+                             std::to_string(ranks) + " NPUs");
+        }
+        if (config.senders >= ranks)
+        {
+            throw InputError(config.fabricPath + ": " + std::to_string(config.senders) +
+                             " senders need " + std::to_string(config.senders + 1) +
+                             " NPUs, the fabric has " + std::to_string(ranks));
+        }
+        const RoutingTable routes = ComputeRouting(loaded.fabric, loaded.routing);
+        const auto rankNode = InstallFabric(loaded.fabric, routes, net, config.mtu);
+        receiver = rankNode[receiverRank];
+        for (uint32_t i = 1; i <= config.senders; ++i)
+        {
+            senders.push_back(rankNode[(receiverRank + i) % ranks]);
+        }
+    }
 
     IncastResult result;
     result.bytesExpected = config.messageBytes * config.senders;
@@ -88,13 +122,21 @@ RunIncast(const IncastConfig& config)
     }
     result.bytesDelivered = net.GetNic(receiver)->GetCounters().deliveredBytes;
     result.nacks = net.GetNic(receiver)->GetCounters().nacksTx;
-    Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
-    result.drops = theSwitch->GetCounters().drops;
-    result.ecnMarks = theSwitch->GetCounters().ecnMarks;
-    result.bufferBytes = theSwitch->GetMmu()->GetBufferBytes();
-    result.maxBufferBytes = theSwitch->GetMmu()->GetPeakUsedBytes();
+    for (uint32_t sw : net.GetSwitches())
+    {
+        Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
+        result.drops += theSwitch->GetCounters().drops;
+        result.ecnMarks += theSwitch->GetCounters().ecnMarks;
+        if (theSwitch->GetMmu()->GetPeakUsedBytes() >= result.maxBufferBytes)
+        {
+            result.bufferBytes = theSwitch->GetMmu()->GetBufferBytes();
+            result.maxBufferBytes = theSwitch->GetMmu()->GetPeakUsedBytes();
+        }
+    }
 
-    for (uint32_t node = 0; node < 1 + 1 + config.senders; ++node)
+    std::vector<uint32_t> nodes = net.GetHosts();
+    nodes.insert(nodes.end(), net.GetSwitches().begin(), net.GetSwitches().end());
+    for (uint32_t node : nodes)
     {
         const auto ports = net.GetPorts(node);
         for (size_t i = 0; i < ports.size(); ++i)
@@ -110,8 +152,8 @@ RunIncast(const IncastConfig& config)
             if (c.pfcPauseTx + c.pfcResumeTx > 0 || paused.IsStrictlyPositive())
             {
                 IncastPort port;
-                port.name = net.IsHost(node) ? "host " + std::to_string(node)
-                                             : "switch port " + std::to_string(i);
+                port.name = (net.IsHost(node) ? "host " : "switch ") + std::to_string(node) +
+                            " port " + std::to_string(i);
                 port.pauseFramesTx = c.pfcPauseTx;
                 port.resumeFramesTx = c.pfcResumeTx;
                 port.pausedTime = paused;

@@ -30,6 +30,8 @@ struct IncastConfig
     double loss{0};                      //!< per-frame loss on every link
     std::string cc{"ns3::CcNone"};       //!< congestion control TypeId name
     Time stopTime{Seconds(10)};          //!< give up here (a hang is a failure)
+    std::string fabricPath;              //!< a fabric file instead of the one switch
+    int64_t receiverRank{-1};            //!< with a fabric: the receiver; -1 = last rank
 };
 
 /** Per-sender outcome. */
@@ -73,6 +75,11 @@ struct IncastResult
 
 /**
  * Build and run an incast, then tear the simulation down.
+ *
+ * Without a fabric file the senders and the receiver share one switch whose links have
+ * the configured rate and delay. With one, the receiver is a rank of the fabric and the
+ * senders are the first ranks after it, wrapping around; links keep the fabric's own
+ * rates and delays. Throws InputError for a bad fabric or too few ranks.
  * \param config the scenario
  * \return what it measured
  */

@@ -60,6 +60,8 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         {"--buffer=1KiB", "--buffer"},
         {"--cc=warp", "--cc"},
         {"--no-such-option=1", "--no-such-option"},
+        {"--fabric=/nonexistent/fabric.yaml", "fabric.yaml"},
+        {"--fabric=" MLFABRIC_SOURCE_DIR "/fabrics/ring-8.yaml --senders=8", "8 senders"},
     };
     for (const auto& [args, name] : cases)
     {
@@ -69,4 +71,18 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         EXPECT_NE(run.output.find(name), std::string::npos) << args << ": " << run.output;
         EXPECT_EQ(run.output.find('\n'), run.output.size() - 1) << args << ": " << run.output;
     }
+}
+
+TEST(IncastCli, RunsOnAFabricFile)
+{
+    const std::string path = testing::TempDir() + "incast-fabric.json";
+    const ProgramRun run = Execute("--fabric=" MLFABRIC_SOURCE_DIR
+                                   "/fabrics/incast-16.yaml --size=256KiB --summary=" +
+                                   path);
+    ASSERT_EQ(run.status, 0) << run.output;
+    std::ifstream in(path);
+    const auto summary = nlohmann::json::parse(in);
+    EXPECT_EQ(summary["bytes_expected"].get<uint64_t>(), 16u * 256 * 1024);
+    EXPECT_EQ(summary["bytes_delivered"], summary["bytes_expected"]);
+    EXPECT_EQ(summary["drops"].get<uint64_t>(), 0u);
 }
