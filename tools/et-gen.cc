@@ -303,7 +303,7 @@ Run(int argc, char** argv)
         throw InputError("--out: folder '" + folder.string() + "' does not exist");
     }
     const GenWorkload workload = generate(cli);
-    workload.Write(prefix);
+    const uint32_t deleted = workload.Write(prefix);
 
     const Totals t = Count(workload);
     std::printf("%s: %zu ranks, %zu communicator groups\n",
@@ -315,6 +315,12 @@ Run(int argc, char** argv)
                 prefix.c_str(),
                 workload.ranks.size() - 1,
                 CommGroupFilePath(prefix).c_str());
+    if (deleted > 0)
+    {
+        std::printf("deleted %u rank file%s of an earlier, larger workload with this prefix\n",
+                    deleted,
+                    deleted == 1 ? "" : "s");
+    }
     std::printf("%-24s %16s %20s\n", "all ranks", "nodes", "bytes");
     std::printf("%-24s %16llu\n", "compute", static_cast<unsigned long long>(t.compute));
     std::printf("%-24s %16llu %20llu\n",

@@ -5,9 +5,11 @@
 
 #include "ns3/log.h"
 
+#include "model/util/input-error.h"
 #include "model/workload/et-rank-files.h"
 #include "model/workload/et-writer.h"
 
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -53,7 +55,7 @@ GenWorkload::DescribeParameters() const
     return text;
 }
 
-void
+uint32_t
 GenWorkload::Write(const std::string& prefix) const
 {
     NS_LOG_FUNCTION(this << prefix);
@@ -70,6 +72,22 @@ GenWorkload::Write(const std::string& prefix) const
         rank.Write(EtRankFilePath(prefix, rank.GetRank()), metadata);
     }
     groups.Write(CommGroupFilePath(prefix));
+    uint32_t deleted = 0;
+    for (auto r = static_cast<uint32_t>(ranks.size());; ++r)
+    {
+        const std::string stale = EtRankFilePath(prefix, r);
+        std::error_code error;
+        if (!std::filesystem::exists(stale, error))
+        {
+            return deleted;
+        }
+        if (!std::filesystem::remove(stale, error))
+        {
+            throw InputError(stale + ": cannot delete this file of an earlier, larger workload (" +
+                             error.message() + ")");
+        }
+        ++deleted;
+    }
 }
 
 std::string

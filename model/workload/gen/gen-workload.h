@@ -50,11 +50,14 @@ struct GenWorkload
     /** \return the parameters as "name=value name=value ..." */
     std::string DescribeParameters() const;
     /**
-     * Write every rank's trace and the comm-group file.
+     * Write every rank's trace and the comm-group file, and delete the files of higher
+     * ranks, `<prefix>.<ranks>.et` onwards, that an earlier, larger workload left: with
+     * them the prefix would read as a workload of more ranks.
      * \param prefix workload prefix; its folder must exist
-     * \throws InputError naming a file that cannot be written
+     * \return the number of stale rank files deleted
+     * \throws InputError naming a file that cannot be written or deleted
      */
-    void Write(const std::string& prefix) const;
+    uint32_t Write(const std::string& prefix) const;
 };
 
 /**

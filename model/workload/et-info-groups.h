@@ -1,0 +1,36 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_ET_INFO_GROUPS_H
+#define MLFABRIC_ET_INFO_GROUPS_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-workload
+ * Communicator groups by pg_name, each with its ranks in ascending order.
+ */
+using EtCommGroups = std::map<std::string, std::vector<uint32_t>>;
+
+/**
+ * \ingroup mlfabric-workload
+ * Read an ASTRA-sim communicator-group file: {"<id>": [rank, ...], ...}.
+ *
+ * \param path the file
+ * \param rankCount ranks of the workload; every member must be below it
+ * \return the groups
+ * \throws InputError naming the file (and group) when it cannot be read, is not a JSON
+ *         object of rank arrays, uses id 0 (ASTRA-sim's reserved world group), or lists a
+ *         rank twice or out of range
+ */
+EtCommGroups ReadEtCommGroups(const std::string& path, uint32_t rankCount);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_ET_INFO_GROUPS_H */
