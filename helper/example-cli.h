@@ -22,8 +22,9 @@ namespace ns3
  * Options are declared as strings with a default and read back with typed getters
  * that validate them. An unknown option or a bad value throws InputError naming the
  * option, so that RunMain prints one line and exits with status 2 instead of
- * CommandLine's usage dump. Options of the form --ns3::Type::Attribute=value and
- * ns-3's own (--PrintHelp, --PrintGlobals, ...) pass through to CommandLine.
+ * CommandLine's usage dump. Attribute defaults (--ns3::Type::Attribute=value) and
+ * global values (--SchedulerType=...) are set and checked here; ns-3's own flags
+ * (--PrintHelp, --PrintGlobals, ...) pass through to CommandLine.
  */
 class ExampleCli
 {
@@ -86,7 +87,8 @@ class ExampleCli
  * \ingroup mlfabric
  * Run a program body, turning input errors into one line and exit status 2.
  *
- * Also sets picosecond time resolution before the body creates any Time.
+ * Also sets picosecond time resolution before the body creates any Time, and the
+ * priority-queue event scheduler unless NS_GLOBAL_VALUE chooses.
  * \param body the program
  * \return the process exit status
  */

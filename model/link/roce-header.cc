@@ -6,6 +6,9 @@
 #include "roce-wire.h"
 
 #include "ns3/log.h"
+#include "ns3/packet.h"
+
+#include <cstring>
 
 namespace ns3
 {
@@ -15,8 +18,33 @@ NS_OBJECT_ENSURE_REGISTERED(RoceHeader);
 
 namespace
 {
-constexpr uint32_t kFixedBytes = 4 + 4 * 4 + 8 + 4 + 8 + 8;
+
+/**
+ * The fixed part of the header as it sits in the packet buffer. The encoding is
+ * in-memory only (wire cost comes from GetWireBytes), so one block copy replaces a
+ * dozen field-by-field buffer calls per hop.
+ */
+struct FixedFields
+{
+    uint8_t type;
+    uint8_t priority;
+    uint8_t flags;
+    uint8_t nHops;
+    uint32_t src;
+    uint32_t dst;
+    uint32_t srcQp;
+    uint32_t dstQp;
+    uint32_t payload;
+    uint64_t seq;
+    uint64_t imm;
+    int64_t timestampPs;
+};
+
+static_assert(sizeof(FixedFields) == 48, "FixedFields must have no padding");
+
+constexpr uint32_t kFixedBytes = sizeof(FixedFields);
 constexpr uint32_t kHopBytes = 4 * 8;
+
 } // namespace
 
 TypeId
@@ -53,24 +81,16 @@ RoceHeader::GetSerializedSize() const
 void
 RoceHeader::Serialize(Buffer::Iterator i) const
 {
-    i.WriteU8(type);
-    i.WriteU8(priority);
-    i.WriteU8(flags);
-    i.WriteU8(nHops);
-    i.WriteU32(src);
-    i.WriteU32(dst);
-    i.WriteU32(srcQp);
-    i.WriteU32(dstQp);
-    i.WriteU64(seq);
-    i.WriteU32(payload);
-    i.WriteU64(imm);
-    i.WriteU64(static_cast<uint64_t>(timestampPs));
+    const FixedFields f{type, priority, flags, nHops, src, dst, srcQp, dstQp, payload, seq, imm,
+                        timestampPs};
+    i.Write(reinterpret_cast<const uint8_t*>(&f), kFixedBytes);
     for (uint32_t h = 0; h < nHops; ++h)
     {
-        i.WriteU64(static_cast<uint64_t>(hops[h].timestamp.GetPicoSeconds()));
-        i.WriteU64(hops[h].txBytes);
-        i.WriteU64(hops[h].qlenBytes);
-        i.WriteU64(hops[h].rateBps);
+        const uint64_t hop[4] = {static_cast<uint64_t>(hops[h].timestamp.GetPicoSeconds()),
+                                 hops[h].txBytes,
+                                 hops[h].qlenBytes,
+                                 hops[h].rateBps};
+        i.Write(reinterpret_cast<const uint8_t*>(hop), kHopBytes);
     }
 }
 
@@ -78,18 +98,20 @@ uint32_t
 RoceHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
-    type = static_cast<Type>(i.ReadU8());
-    priority = i.ReadU8();
-    flags = i.ReadU8();
-    nHops = i.ReadU8();
-    src = i.ReadU32();
-    dst = i.ReadU32();
-    srcQp = i.ReadU32();
-    dstQp = i.ReadU32();
-    seq = i.ReadU64();
-    payload = i.ReadU32();
-    imm = i.ReadU64();
-    timestampPs = static_cast<int64_t>(i.ReadU64());
+    FixedFields f;
+    i.Read(reinterpret_cast<uint8_t*>(&f), kFixedBytes);
+    type = static_cast<Type>(f.type);
+    priority = f.priority;
+    flags = f.flags;
+    nHops = f.nHops;
+    src = f.src;
+    dst = f.dst;
+    srcQp = f.srcQp;
+    dstQp = f.dstQp;
+    payload = f.payload;
+    seq = f.seq;
+    imm = f.imm;
+    timestampPs = f.timestampPs;
     for (uint32_t h = 0; h < nHops; ++h)
     {
         hops[h].timestamp = PicoSeconds(static_cast<int64_t>(i.ReadU64()));
@@ -98,6 +120,38 @@ RoceHeader::Deserialize(Buffer::Iterator start)
         hops[h].rateBps = i.ReadU64();
     }
     return GetSerializedSize();
+}
+
+void
+RoceHeader::PeekFrom(const Packet& packet)
+{
+    // Packet::CopyData is a block copy; Buffer::Iterator::Read goes byte by byte.
+    uint8_t bytes[kFixedBytes + kMaxIntHops * kHopBytes];
+    const uint32_t got = packet.CopyData(bytes, sizeof(bytes));
+    NS_ASSERT(got >= kFixedBytes);
+    FixedFields f;
+    std::memcpy(&f, bytes, kFixedBytes);
+    type = static_cast<Type>(f.type);
+    priority = f.priority;
+    flags = f.flags;
+    nHops = f.nHops;
+    src = f.src;
+    dst = f.dst;
+    srcQp = f.srcQp;
+    dstQp = f.dstQp;
+    payload = f.payload;
+    seq = f.seq;
+    imm = f.imm;
+    timestampPs = f.timestampPs;
+    for (uint32_t h = 0; h < nHops; ++h)
+    {
+        uint64_t hop[4];
+        std::memcpy(hop, bytes + kFixedBytes + h * kHopBytes, kHopBytes);
+        hops[h].timestamp = PicoSeconds(static_cast<int64_t>(hop[0]));
+        hops[h].txBytes = hop[1];
+        hops[h].qlenBytes = hop[2];
+        hops[h].rateBps = hop[3];
+    }
 }
 
 uint32_t

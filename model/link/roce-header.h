@@ -7,6 +7,7 @@
 #include "model/cc/congestion-ops.h"
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
 
 #include <array>
 #include <cstdint>
@@ -59,6 +60,13 @@ class RoceHeader : public Header
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /**
+     * Read the header at the front of \p packet, as PeekHeader does, with block copies:
+     * this runs for every packet at every hop.
+     * \param packet a packet whose first header is a RoceHeader
+     */
+    void PeekFrom(const Packet& packet);
 
     /** \return bytes this packet occupies on the wire, preamble and gap included */
     uint32_t GetWireBytes() const;

@@ -382,7 +382,7 @@ void
 RdmaNic::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
 {
     RoceHeader h;
-    packet->PeekHeader(h);
+    h.PeekFrom(*packet);
     if (h.dst != m_nodeId)
     {
         Forward(packet, wireBytes, h);

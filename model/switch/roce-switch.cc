@@ -216,7 +216,7 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
 {
     NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
     RoceHeader h;
-    packet->PeekHeader(h);
+    h.PeekFrom(*packet);
     NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
                     "switch " << m_nodeId << " has no route to node " << h.dst);
     const auto& ports = m_routes[h.dst];
@@ -290,7 +290,8 @@ void
 RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
 {
     RoceHeader h;
-    q.frame.packet->RemoveHeader(h);
+    h.PeekFrom(*q.frame.packet);
+    q.frame.packet->RemoveAtStart(h.GetSerializedSize());
     if (mark)
     {
         h.Set(RoceHeader::CE);
