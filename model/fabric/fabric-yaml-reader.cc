@@ -183,11 +183,11 @@ ParseDimensions(const YamlInput& in, const YAML::Node& node, const LinkDefaults&
 /** What the scale-out section builds, once its NPUs exist. */
 struct ScaleOut
 {
-    std::string topology;            //!< clos, fat-tree or rail
-    uint32_t servers{0};             //!< servers connected
-    ClosSpec clos;                   //!< clos and fat-tree shape
-    RailSpec rail;                   //!< rail shape
-    const YAML::Node* node{nullptr}; //!< the section, for messages
+    std::string topology; //!< clos, fat-tree or rail
+    uint32_t servers{0};  //!< servers connected
+    ClosSpec clos;        //!< clos and fat-tree shape
+    RailSpec rail;        //!< rail shape
+    YAML::Node node;      //!< the section, for messages
 };
 
 uint32_t
@@ -204,7 +204,7 @@ ParseScaleOut(const YamlInput& in,
               const LinkDefaults& defaults)
 {
     ScaleOut out;
-    out.node = &node;
+    out.node = node;
     in.RequireMap(node, "scale_out");
     out.topology = in.String(in.Require(node, "topology"), "scale_out.topology");
     if (out.topology == "clos")
@@ -406,7 +406,7 @@ AddScaleOut(const YamlInput& in, Fabric& fabric, const ScaleOut& out, uint32_t n
     }
     catch (const InputError& e)
     {
-        in.Fail(*out.node, "scale_out", e.what());
+        in.Fail(out.node, "scale_out", e.what());
     }
     // Servers must not straddle the rank halves for the Clos figure to hold.
     return out.servers % 2 == 0 || npusPerServer == 1
@@ -481,6 +481,21 @@ AddExplicitLinks(const YamlInput& in,
         }
         fabric.AddLink(ends[0], ends[1], ParseLink(in, entry, key, defaults), dimension);
     }
+}
+
+/** True when some link joins two NPUs (rings and meshes route through NPUs). */
+bool
+HasNpuToNpuLinks(const Fabric& fabric)
+{
+    for (uint32_t l = 0; l < fabric.GetLinkCount(); ++l)
+    {
+        const FabricLink& link = fabric.GetLink(l);
+        if (fabric.IsNpu(link.nodeA) && fabric.IsNpu(link.nodeB))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -632,7 +647,7 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
         root["npu_forwarding"] ? in.String(root["npu_forwarding"], "npu_forwarding") : "auto";
     if (forwarding == "auto")
     {
-        fabric.SetNpuForwarding(NpusNeedForwarding(fabric));
+        fabric.SetNpuForwarding(HasNpuToNpuLinks(fabric) || NpusNeedForwarding(fabric));
     }
     else
     {
