@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Communicator groups: ASTRA-sim's --comm-group-configuration JSON, process-group
+// METADATA values from PyTorch traces, pg_name lookup and their errors.
+#include "model/util/input-error.h"
+#include "model/workload/comm-group-table.h"
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+void
+ExpectInputError(const std::function<void()>& action, const std::string& fragment)
+{
+    try
+    {
+        action();
+        FAIL() << "no error";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
+
+TEST(CommGroup, PositionIsTheIndexInSortedOrder)
+{
+    CommGroup g("3", {12, 4, 8, 0});
+    EXPECT_EQ(g.GetRanks(), (std::vector<uint32_t>{0, 4, 8, 12}));
+    EXPECT_EQ(g.IndexOf(8), 2U);
+    EXPECT_TRUE(g.Contains(12));
+    EXPECT_FALSE(g.Contains(5));
+    EXPECT_EQ(g.GetSize(), 4U);
+}
+
+TEST(CommGroup, LoadsAstraSimJson)
+{
+    CommGroupTable table(8);
+    table.LoadJson(R"({"1": [0, 1, 2, 3], "2": [7, 6, 5, 4]})", "groups.json");
+    EXPECT_EQ(table.GetGroupCount(), 2U);
+    auto two = table.Lookup("2", "node 5");
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->GetRanks(), (std::vector<uint32_t>{4, 5, 6, 7}));
+    EXPECT_EQ(table.Lookup("", "node 5"), nullptr);
+    EXPECT_EQ(table.Lookup("0", "node 5"), nullptr);
+}
+
+TEST(CommGroup, EmptyMeansNoFileAsInAstraSim)
+{
+    EXPECT_TRUE(CommGroupTable::IsNoFile("empty"));
+    EXPECT_TRUE(CommGroupTable::IsNoFile(""));
+    EXPECT_FALSE(CommGroupTable::IsNoFile("groups.json"));
+}
+
+TEST(CommGroup, ReadsPyTorchProcessGroupMetadata)
+{
+    CommGroupTable table(8);
+    const std::string value =
+        R"(['[{"pg_name": "0", "pg_desc": "default_pg", "backend_config": "cuda:nccl", )"
+        R"("ranks": [], "group_size": 8, "group_count": 3}, )"
+        R"({"pg_name": "1", "pg_desc": "tp", "ranks": [0, 1], "group_size": 2}, )"
+        R"({"pg_name": "2", "pg_desc": "tp", "ranks": [2, 3], "group_size": 2}]'])";
+    table.AddProcessGroups(value, "trace.0.et: node 3");
+    // Every rank's trace repeats the same groups: that is not an error.
+    table.AddProcessGroups(value, "trace.1.et: node 3");
+    EXPECT_EQ(table.GetGroupCount(), 3U);
+    EXPECT_EQ(table.Lookup("0", "x")->GetSize(), 8U);
+    EXPECT_EQ(table.Lookup("2", "x")->GetRanks(), (std::vector<uint32_t>{2, 3}));
+}
+
+TEST(CommGroup, RejectsBadGroupsNamingFileLineAndGroup)
+{
+    CommGroupTable table(8);
+    ExpectInputError([&] { table.LoadJson("{\n\"1\": [0, 9]\n}", "g.json"); },
+                     "g.json:2: key \"1\": rank 9 is not an integer in [0, 8)");
+    ExpectInputError([&] { table.LoadJson(R"({"1": [0, 1, 1]})", "g.json"); }, "listed twice");
+    ExpectInputError([&] { table.LoadJson(R"({"0": [0, 1]})", "g.json"); },
+                     "decimal integers >= 1");
+    ExpectInputError([&] { table.LoadJson(R"({"tp": [0, 1]})", "g.json"); }, "decimal integers");
+    ExpectInputError([&] { table.LoadJson(R"({"1": []})", "g.json"); }, "no ranks");
+    ExpectInputError([&] { table.LoadJson(R"({"1": "0,1"})", "g.json"); }, "list of ranks");
+    ExpectInputError([&] { table.LoadJson("[[0, 1]]", "g.json"); }, "JSON object");
+    ExpectInputError([&] { table.LoadJson("{\"1\": [0, 1]", "g.json"); }, "not valid JSON");
+    ExpectInputError([&] { table.LoadFile("/nonexistent/g.json"); }, "cannot open");
+    table.LoadJson(R"({"1": [0, 1]})", "g.json");
+    ExpectInputError([&] { table.LoadJson(R"({"1": [0, 2]})", "h.json"); },
+                     "defined again with different ranks");
+    ExpectInputError([&] { table.Lookup("5", "trace.3.et: node 12"); },
+                     "trace.3.et: node 12: pg_name \"5\" names no communicator group");
+    ExpectInputError([&] { table.AddProcessGroups("['not json']", "trace.0.et: node 1"); },
+                     "trace.0.et: node 1: process-group metadata");
+    ExpectInputError([&]
+                     { table.AddProcessGroups(R"(['[{"ranks": [0]}]'])", "trace.0.et: node 1"); },
+                     "lacks a string pg_name");
+}
