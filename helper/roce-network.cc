@@ -186,7 +186,7 @@ RoceNetwork::Finalize(uint32_t maxPayload)
     full.payload = maxPayload;
     full.Set(RoceHeader::WANT_INT);
     full.nHops = kMaxIntHops;
-    const uint32_t maxFrame = full.GetWireBytes() - wire::kPhyOverhead;
+    const uint32_t maxFrame = full.GetWireBytes() - wire::PhyOverheadBytes();
     int64_t stream = 0;
     for (uint32_t s : m_switches)
     {

@@ -8,6 +8,7 @@
 #include "model/link/roce-port.h"
 #include "model/link/roce-wire.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -202,4 +203,18 @@ TEST_F(PfcTest, HeldXoffIsRefreshedUntilXon)
     // Paused from the first frame's arrival to the resume frame's, without a gap.
     EXPECT_NEAR(rx.pausedTime[3].GetSeconds(), 50e-6, 0.1e-6);
     EXPECT_GE(LargestGap(m_sender.sendTimes, MicroSeconds(9)), MicroSeconds(49));
+}
+
+// With PauseExpires off (the HPCC ns-3 simulator's behaviour) a pause lasts until resumed.
+TEST_F(PfcTest, WithoutExpiryAPauseLastsUntilResumed)
+{
+    m_ports[0]->SetAttribute("PauseExpires", BooleanValue(false));
+    Simulator::Schedule(MicroSeconds(10), &PfcTest::SendPause, this, 1000);
+    Simulator::Schedule(MicroSeconds(30), &PfcTest::SendPause, this, 0);
+    bool pausedLongAfterQuanta = false;
+    Simulator::Schedule(MicroSeconds(25), [&] { pausedLongAfterQuanta = m_ports[0]->IsPaused(3); });
+    Simulator::Stop(MicroSeconds(40));
+    Simulator::Run();
+    EXPECT_TRUE(pausedLongAfterQuanta);
+    EXPECT_EQ(m_ports[0]->GetCounters().pausedTime[3], MicroSeconds(20));
 }

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ns3
@@ -157,6 +158,15 @@ RoceHeader::PeekFrom(const Packet& packet)
 uint32_t
 RoceHeader::GetWireBytes() const
 {
+    if (wire::GetFormat() == wire::Format::HpccPeer)
+    {
+        const uint32_t intBytes = Has(WANT_INT) ? wire::peer::kIntHeader : 0;
+        if (type == DATA)
+        {
+            return wire::peer::kDataHeader + intBytes + payload;
+        }
+        return std::max(wire::peer::kMinControl, wire::peer::kDataHeader + intBytes);
+    }
     // INT travels in the UDP payload: a hop counter plus one record per hop.
     const uint32_t intBytes = Has(WANT_INT) ? wire::kIntShim + nHops * wire::kIntHop : 0;
     uint32_t transport = 0;

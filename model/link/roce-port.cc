@@ -7,6 +7,7 @@
 #include "roce-channel.h"
 #include "roce-wire.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -52,6 +53,13 @@ RocePort::GetTypeId()
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&RocePort::m_refreshFraction),
                           MakeDoubleChecker<double>(0.01, 0.99))
+            .AddAttribute("PauseExpires",
+                          "A received pause ends when its quanta run out (IEEE 802.1Qbb); "
+                          "false keeps it until an explicit resume, as the HPCC ns-3 "
+                          "simulator does",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RocePort::m_pauseExpires),
+                          MakeBooleanChecker())
             .AddTraceSource("Tx",
                             "A frame started on the wire",
                             MakeTraceSourceAccessor(&RocePort::m_txTrace),
@@ -203,7 +211,7 @@ RocePort::TryTransmit()
         pfc.SetQuanta(priority, quanta);
         frame.packet = Create<Packet>();
         frame.packet->AddHeader(pfc);
-        frame.wireBytes = wire::kPfcWireBytes;
+        frame.wireBytes = wire::PfcWireBytes();
         isPfc = true;
     }
     else if (!m_owner || !m_owner->DequeueFrame(*this, frame))
@@ -277,8 +285,11 @@ RocePort::ReceivePfc(Ptr<Packet> packet)
             m_pauseStart[p] = Simulator::Now();
         }
         // A refresh restarts the timer from now with the new quanta.
-        const Time duration = QuantaTime(quanta);
-        m_pauseExpiry[p] = Simulator::Schedule(duration, &RocePort::PauseExpired, this, p);
+        if (m_pauseExpires)
+        {
+            m_pauseExpiry[p] =
+                Simulator::Schedule(QuantaTime(quanta), &RocePort::PauseExpired, this, p);
+        }
     }
     if (resumed)
     {

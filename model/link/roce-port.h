@@ -224,6 +224,7 @@ class RocePort : public NetDevice
     Ptr<UniformRandomVariable> m_lossRng;
     uint16_t m_pauseQuanta{PfcHeader::kMaxQuanta};
     double m_refreshFraction{0.5};
+    bool m_pauseExpires{true};
 
     bool m_busy{false};
     std::deque<std::pair<uint8_t, uint16_t>> m_pfcQueue; //!< (priority, quanta) to send

@@ -52,6 +52,37 @@ static_assert(kDataOverhead == 82, "RoCEv2 per-packet wire overhead is 82 bytes"
 /** Wire bytes of a PFC (MAC control) frame: a minimum frame plus preamble and gap. */
 constexpr uint32_t kPfcWireBytes = kMinFrame + kPhyOverhead;
 
+/**
+ * How packets are sized on the wire, process-wide.
+ *
+ * RoceV2 is the real layout above. HpccPeer reproduces the HPCC ns-3 simulator's
+ * sizes, for like-for-like comparisons with it: a 48-byte header on data packets
+ * (PPP padded to 14, IPv4, UDP, sequence and priority), its fixed 42-byte INT header
+ * when INT is on, control frames padded to 60 bytes, and no preamble, FCS or gap.
+ */
+enum class Format
+{
+    RoceV2,  //!< real RoCEv2 over Ethernet
+    HpccPeer //!< the HPCC ns-3 simulator's simplified sizes
+};
+
+/** Choose the wire format for every packet built from now on. */
+void SetFormat(Format format);
+/** \return the wire format in use */
+Format GetFormat();
+/** \return bytes on the wire but not in a switch buffer (preamble, gap) */
+uint32_t PhyOverheadBytes();
+/** \return wire bytes of a PFC frame */
+uint32_t PfcWireBytes();
+
+/** Sizes of the HPCC peer's packets. */
+namespace peer
+{
+constexpr uint32_t kDataHeader = 14 + 20 + 8 + 6; //!< PPP (as 14), IPv4, UDP, SeqTs
+constexpr uint32_t kIntHeader = 42;               //!< five 8-byte hops and a hop count
+constexpr uint32_t kMinControl = 60;              //!< ACK, NACK and PFC padding
+} // namespace peer
+
 } // namespace wire
 
 } // namespace ns3

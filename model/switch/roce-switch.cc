@@ -225,7 +225,7 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
                           : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
 
     const uint32_t in = port.GetOwnerIndex();
-    const uint32_t bufferBytes = wireBytes - wire::kPhyOverhead;
+    const uint32_t bufferBytes = wireBytes - wire::PhyOverheadBytes();
     if (m_mmu->Admit(in, h.priority, bufferBytes) == SharedBufferMmu::DROP)
     {
         ++m_counters.drops;
