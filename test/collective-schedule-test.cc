@@ -501,6 +501,31 @@ TEST(CollectiveSchedule, RingAllReduceIsUncongestedOnACongestionAwareRing)
     EXPECT_EQ(aware.TotalSent(), unaware.TotalSent());
 }
 
+TEST(CollectiveSchedule, TwoQueuesRunTheirRingsInOppositeDirections)
+{
+    // Two queues per dimension, one chunk each: the second queue's ring turns the other
+    // way, so on a congestion-aware ring the two chunks never share a link.
+    const uint32_t n = 8;
+    auto config = Config("ring", 2, 2);
+    config.collectiveOptimization = CollectiveOptimization::Baseline;
+    config.queuesPerDimension = 2;
+    auto plan = Plan(config, {n}, CollectiveType::AllReduce, 2 * kMiB);
+    const AnalyticalDimension ring{AnalyticalBlock::Ring, n, kGbps, kLatency};
+    auto aware = RunCollectives(Network<CongestionAwareBackend>({ring}), config, {plan});
+    auto unaware = RunCollectives(Network<CongestionUnawareBackend>({ring}), config, {plan});
+    const uint64_t m = kMiB / n;
+    EXPECT_EQ(unaware.Last(), RingPhaseNs(2 * (n - 1), Delta(m), (n - 1) * Red(m)));
+    EXPECT_EQ(aware.finishNs, unaware.finishNs);
+
+    // localBWAware all-reduce phases are first visits: they use the first half only,
+    // one chunk at a time.
+    config.collectiveOptimization = CollectiveOptimization::LocalBwAware;
+    auto firstHalf = RunCollectives(Network<CongestionUnawareBackend>({ring}),
+                                    config,
+                                    {Plan(config, {n}, CollectiveType::AllReduce, 2 * kMiB)});
+    EXPECT_EQ(firstHalf.Last(), 2 * unaware.Last());
+}
+
 TEST(CollectiveSchedule, DirectAllToAllContendsOnASwitch)
 {
     // Every rank sends to every other at once: on the congestion-aware switch each

@@ -17,15 +17,16 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-workload
- * Which set of a dimension's queues a phase waits in.
+ * Which of a dimension's queues a phase waits in.
  *
  * A localBWAware all-reduce visits a dimension twice (reduce-scatter going up,
- * all-gather coming down); giving the two visits separate queues is ASTRA-sim's fix for
- * the deadlock of astra-sim#137.
+ * all-gather coming down); as in ASTRA-sim the first visits use the first half of the
+ * dimension's queues and the second visits the other half, the fix of astra-sim#137's
+ * deadlock. With a single queue per dimension, second visits get a queue of their own.
  */
 enum class QueueClass : uint8_t
 {
-    Shared,      //!< the dimension's only visit: all its queues
+    Shared,      //!< the dimension's only visit: any of its queues
     FirstVisit,  //!< going up: the first half of the queues, clockwise rings
     SecondVisit, //!< coming down: the second half, anticlockwise rings
 };

@@ -269,13 +269,8 @@ CollectivePlanner::Plan(const Request& request) const
 
     if (subGroup)
     {
-        auto& ring = m_groupRings[request.group->GetName()];
-        if (!ring || ring->GetRankCount() != request.group->GetSize())
-        {
-            ring = std::make_shared<const CollectiveTopology>(
-                CollectiveTopology::MemberRing(request.group->GetRanks()));
-        }
-        plan->topology = ring;
+        plan->topology = std::make_shared<const CollectiveTopology>(
+            CollectiveTopology::MemberRing(request.group->GetRanks()));
         plan->handoffNs = kMemberRingHandoffNs;
     }
     else

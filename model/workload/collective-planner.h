@@ -98,8 +98,6 @@ class CollectivePlanner
     uint32_t m_worldSize{1};          //!< product of m_physical
     mutable std::map<CollectiveType, std::shared_ptr<const CollectiveTopology>>
         m_worldTopologies; //!< per native collective, built once
-    mutable std::map<std::string, std::shared_ptr<const CollectiveTopology>>
-        m_groupRings; //!< member rings, by group name
 };
 
 } // namespace ns3

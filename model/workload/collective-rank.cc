@@ -127,13 +127,26 @@ CollectiveRank::Start(uint32_t collectiveId,
 uint64_t
 CollectiveRank::QueueKey(const Collective& c, uint32_t chunk) const
 {
+    // A dimension's queues: first visits take the first half, second visits the second
+    // half, single visits any. With one queue per dimension the second visits get a
+    // queue of their own, which keeps a localBWAware all-reduce free of astra-sim#137.
     const CollectivePhaseSpec& phase = c.plan->phases[c.chunks[chunk].phase];
-    const uint32_t classQueues = phase.queue == QueueClass::Shared
-                                     ? m_queuesPerDimension
-                                     : std::max<uint32_t>(1, m_queuesPerDimension / 2);
-    const uint64_t index = chunk % classQueues;
-    return (static_cast<uint64_t>(phase.dimension) << 40) |
-           (static_cast<uint64_t>(phase.queue) << 32) | index;
+    const uint32_t q = m_queuesPerDimension;
+    const uint32_t firstHalf = std::max<uint32_t>(1, q / 2);
+    uint64_t index = 0;
+    switch (phase.queue)
+    {
+        case QueueClass::Shared:
+            index = chunk % q;
+            break;
+        case QueueClass::FirstVisit:
+            index = chunk % firstHalf;
+            break;
+        case QueueClass::SecondVisit:
+            index = q == 1 ? 1 : firstHalf + chunk % (q - firstHalf);
+            break;
+    }
+    return (static_cast<uint64_t>(phase.dimension) << 32) | index;
 }
 
 int32_t
