@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // ASTRA-sim network YAML reading and the analytical network's addressing and routes.
+#include "model/analytical/analytical-fabric-dimensions.h"
 #include "model/analytical/analytical-router.h"
 #include "model/analytical/analytical-topology.h"
+#include "model/fabric/astra-network-reader.h"
 #include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
@@ -135,4 +137,39 @@ TEST(AnalyticalTopology, RejectsBadFilesWithFileLineAndKey)
                      "npus_count");
     ExpectInputError("topology: [ Ring\n", "net.yml");
     EXPECT_THROW(AnalyticalTopology::LoadYaml("/nonexistent/net.yml"), InputError);
+}
+
+TEST(AnalyticalTopology, FabricDimensionsGiveTheSameNetwork)
+{
+    for (const std::string file : {"Ring_8npus.yml", "HGX-H100-validated.yml"})
+    {
+        SCOPED_TRACE(file);
+        const auto direct = AnalyticalTopology::LoadYaml(kNetworkDir + file);
+        const auto specs = ParseAstraNetwork(YamlInput(kNetworkDir + file), LinkDefaults());
+        const auto viaFabric = MakeAnalyticalTopology(specs);
+        ASSERT_EQ(viaFabric.GetDimensions().size(), direct.GetDimensions().size());
+        for (size_t d = 0; d < direct.GetDimensions().size(); ++d)
+        {
+            const auto& a = direct.GetDimensions()[d];
+            const auto& b = viaFabric.GetDimensions()[d];
+            EXPECT_EQ(a.block, b.block);
+            EXPECT_EQ(a.npus, b.npus);
+            EXPECT_DOUBLE_EQ(a.bandwidthGBps, b.bandwidthGBps);
+            EXPECT_DOUBLE_EQ(a.latencyNs, b.latencyNs);
+        }
+    }
+}
+
+TEST(AnalyticalTopology, GoodputFractionScalesTheBandwidth)
+{
+    DimensionSpec spec;
+    spec.topology = DimensionTopology::Switch;
+    spec.npus = 8;
+    spec.link.rateBps = 400000000000ULL; // 400 Gb/s = 50e9 B/s
+    spec.link.delayPs = 1500;
+    const auto t = MakeAnalyticalTopology({spec}, 0.9);
+    EXPECT_DOUBLE_EQ(AnalyticalTopology::ToBytesPerNs(t.GetDimensions()[0].bandwidthGBps), 45.0);
+    EXPECT_DOUBLE_EQ(t.GetDimensions()[0].latencyNs, 1.5);
+    EXPECT_THROW(MakeAnalyticalTopology({spec}, 0), InputError);
+    EXPECT_THROW(MakeAnalyticalTopology({spec}, 1.5), InputError);
 }
