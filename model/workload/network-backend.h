@@ -60,8 +60,10 @@ class NetworkBackend : public Object
      *
      * Both callbacks are optional. \p sent fires on the sender's side when the message
      * has left (its buffer may be reused), \p arrived fires on the receiver's side when
-     * the last byte has arrived. Messages between the same pair with the same tag are
-     * delivered in the order they were sent. Throws InputError for a rank out of range.
+     * the last byte has arrived. Arrival order is not promised: a small message may
+     * overtake a large one sent earlier between the same ranks (the analytical models
+     * charge each message on its own), so a workload that matches messages by tag must
+     * number them itself. Throws InputError for a rank out of range.
      *
      * \param message source, destination, size and tag
      * \param sent sender-side notification
