@@ -306,10 +306,12 @@ Run(int argc, char** argv)
     const uint32_t deleted = workload.Write(prefix);
 
     const Totals t = Count(workload);
-    std::printf("%s: %zu ranks, %zu communicator groups\n",
+    const size_t groupCount = workload.groups.GetGroups().size();
+    std::printf("%s: %zu ranks, %zu communicator group%s\n",
                 kind.c_str(),
                 workload.ranks.size(),
-                workload.groups.GetGroups().size());
+                groupCount,
+                groupCount == 1 ? "" : "s");
     std::printf("  %s\n", workload.DescribeParameters().c_str());
     std::printf("wrote %s.{0..%zu}.et and %s\n",
                 prefix.c_str(),

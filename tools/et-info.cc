@@ -222,16 +222,20 @@ Run(int argc, char** argv)
         }
     }
 
-    std::printf(
-        "workload %s: %u rank%s, %s\n",
-        prefix.c_str(),
-        rankCount,
-        Plural(rankCount),
-        groups ? (std::to_string(groups->size()) + " communicator groups in " + groupFile).c_str()
-               : "no communicator-group file");
+    const std::string groupLine = groups ? std::to_string(groups->size()) + " communicator group" +
+                                               Plural(groups->size()) + " in " + groupFile
+                                         : "no communicator-group file";
+    std::printf("workload %s: %u rank%s, %s\n",
+                prefix.c_str(),
+                rankCount,
+                Plural(rankCount),
+                groupLine.c_str());
     if (!generator.empty())
     {
-        std::printf("made by %s: %s\n", generator.c_str(), parameters.c_str());
+        std::printf("made by %s%s%s\n",
+                    generator.c_str(),
+                    parameters.empty() ? "" : ": ",
+                    parameters.c_str());
     }
     for (const auto& info : ranks)
     {
