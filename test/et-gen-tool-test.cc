@@ -136,3 +136,31 @@ TEST(EtGenTool, BadInputExitsWithStatus2AndNamesTheParameter)
     ExpectUsageError("microbench --out=" + dir.File("missing/w"), {"--out", "missing"});
     EXPECT_FALSE(std::filesystem::exists(EtRankFilePath(dir.File("w"), 0)));
 }
+
+TEST(EtGenTool, ShippedTracesRegenerateBitForBitFromTheirDocumentedCommands)
+{
+    // The commands of doc/workloads.md, "Bundled workloads".
+    const std::vector<std::pair<std::string, std::string>> shipped = {
+        {"gpt-16npu/gpt",
+         "transformer --npus=16 --tp=4 --pp=2 --dp=2 --layers=4 --hidden=1024 --heads=16 "
+         "--seq=512 --micro-batch=1 --global-batch=4 --vocab=8192 --bucket-size=8MiB"},
+        {"allreduce-8npu/allreduce", "microbench --npus=8 --collective=all_reduce --size=1MiB"},
+    };
+    ScratchDir dir;
+    for (const auto& [name, arguments] : shipped)
+    {
+        SCOPED_TRACE(name);
+        const std::string ours = std::string(MLFABRIC_SOURCE_DIR) + "/traces/" + name;
+        const std::string fresh = dir.File(name.substr(name.find('/') + 1));
+        const RunResult run = RunEtGen(arguments + " --out=" + fresh);
+        ASSERT_EQ(run.status, 0) << run.output;
+        const uint32_t ranks = DiscoverEtRankCount(fresh);
+        EXPECT_EQ(DiscoverEtRankCount(ours), ranks);
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            EXPECT_EQ(ReadBytes(EtRankFilePath(ours, r)), ReadBytes(EtRankFilePath(fresh, r)))
+                << "rank " << r;
+        }
+        EXPECT_EQ(ReadBytes(CommGroupFilePath(ours)), ReadBytes(CommGroupFilePath(fresh)));
+    }
+}

@@ -20,9 +20,11 @@
 #include "model/workload/et-rank-files.h"
 #include "model/workload/gen/gen-workload.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
 
 using namespace ns3;
 
@@ -83,7 +85,17 @@ PrintRank(const EtRankInfo& info, const std::optional<EtCommGroups>& groups, uin
     }
     std::printf(
         "  %-22s %-8s %6s %10s %18s\n", "communication", "group", "ranks", "count", "bytes");
-    for (const auto& [key, traffic] : info.collectives)
+    // Collective type, then group ids in numeric order (shorter decimal first).
+    std::vector<std::pair<std::pair<std::string, std::string>, EtTraffic>> rows(
+        info.collectives.begin(), info.collectives.end());
+    std::sort(rows.begin(),
+              rows.end(),
+              [](const auto& a, const auto& b)
+              {
+                  return std::make_tuple(a.first.first, a.first.second.size(), a.first.second) <
+                         std::make_tuple(b.first.first, b.first.second.size(), b.first.second);
+              });
+    for (const auto& [key, traffic] : rows)
     {
         const std::string label = EtGroupLabel(key.second);
         std::string size = "?";
