@@ -218,3 +218,27 @@ TEST_F(PfcTest, WithoutExpiryAPauseLastsUntilResumed)
     EXPECT_TRUE(pausedLongAfterQuanta);
     EXPECT_EQ(m_ports[0]->GetCounters().pausedTime[3], MicroSeconds(20));
 }
+
+// The watchdog breaks a pause that never ends and ignores pauses while it restores.
+TEST_F(PfcTest, WatchdogBreaksAPauseStorm)
+{
+    m_ports[0]->SetAttribute("PfcWatchdogTimeout", TimeValue(MicroSeconds(100)));
+    m_ports[0]->SetAttribute("PfcWatchdogRestore", TimeValue(MicroSeconds(50)));
+    m_ports[1]->SetAttribute("PauseQuanta", UintegerValue(1000));
+    Simulator::Schedule(MicroSeconds(10), &RocePort::SetPfcXoff, m_ports[1], 3, true);
+    Simulator::Schedule(Time(0), &RocePort::NotifyWork, m_ports[0]);
+    Simulator::Stop(MicroSeconds(400));
+    Simulator::Run();
+    const auto c = m_ports[0]->GetCounters();
+    // Paused at 11 us, broken at 111 us, ignoring until 161 us, paused again by the next
+    // refresh, broken at about 263 us: two storms in 400 us.
+    EXPECT_EQ(c.watchdogTriggers, 2u);
+    EXPECT_GT(c.pfcIgnored, 0u);
+    size_t sentWhileRestoring = 0;
+    for (const Time& t : m_sender.sendTimes)
+    {
+        sentWhileRestoring += t > MicroSeconds(112) && t < MicroSeconds(160);
+    }
+    // 48 us at 100 Gb/s of 1000-byte frames: 600 frames.
+    EXPECT_NEAR(double(sentWhileRestoring), 600.0, 10.0);
+}

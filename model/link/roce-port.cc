@@ -60,6 +60,18 @@ RocePort::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RocePort::m_pauseExpires),
                           MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogTimeout",
+                          "A priority paused without a break for this long is a pause "
+                          "storm: the watchdog resumes it and ignores pauses for "
+                          "PfcWatchdogRestore; 0 disables the watchdog",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RocePort::m_watchdogTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogRestore",
+                          "How long the watchdog ignores pause frames after breaking a storm",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&RocePort::m_watchdogRestore),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("Tx",
                             "A frame started on the wire",
                             MakeTraceSourceAccessor(&RocePort::m_txTrace),
@@ -76,7 +88,11 @@ RocePort::GetTypeId()
                             "A priority of this port was paused by the peer and has "
                             "resumed: priority, paused duration",
                             MakeTraceSourceAccessor(&RocePort::m_pauseTrace),
-                            "ns3::RocePort::PfcPauseCallback");
+                            "ns3::RocePort::PfcPauseCallback")
+            .AddTraceSource("PfcWatchdog",
+                            "The PFC watchdog broke a pause storm on a priority",
+                            MakeTraceSourceAccessor(&RocePort::m_watchdogTrace),
+                            "ns3::RocePort::PfcWatchdogCallback");
     return tid;
 }
 
@@ -94,6 +110,7 @@ RocePort::DoDispose()
     {
         m_pauseExpiry[p].Cancel();
         m_refresh[p].Cancel();
+        m_watchdog[p].Cancel();
     }
     m_owner = nullptr;
     m_channel = nullptr;
@@ -193,6 +210,12 @@ RocePort::IsPaused(uint8_t priority) const
     return m_paused[priority];
 }
 
+Time
+RocePort::GetPauseStart(uint8_t priority) const
+{
+    return m_pauseStart[priority];
+}
+
 void
 RocePort::TryTransmit()
 {
@@ -269,6 +292,11 @@ RocePort::ReceivePfc(Ptr<Packet> packet)
             continue;
         }
         const uint16_t quanta = pfc.GetQuanta(p);
+        if (quanta > 0 && Simulator::Now() < m_ignoreUntil[p])
+        {
+            ++m_counters.pfcIgnored;
+            continue;
+        }
         m_pauseExpiry[p].Cancel();
         if (quanta == 0)
         {
@@ -283,6 +311,11 @@ RocePort::ReceivePfc(Ptr<Packet> packet)
         {
             m_paused[p] = true;
             m_pauseStart[p] = Simulator::Now();
+            if (m_watchdogTimeout.IsStrictlyPositive())
+            {
+                m_watchdog[p] =
+                    Simulator::Schedule(m_watchdogTimeout, &RocePort::WatchdogFired, this, p);
+            }
         }
         // A refresh restarts the timer from now with the new quanta.
         if (m_pauseExpires)
@@ -305,8 +338,23 @@ RocePort::PauseExpired(uint8_t priority)
 }
 
 void
+RocePort::WatchdogFired(uint8_t priority)
+{
+    NS_LOG_WARN("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ownerIndex
+                        << ": priority " << unsigned(priority) << " paused since "
+                        << m_pauseStart[priority].As(Time::US) << ", watchdog resumes it");
+    ++m_counters.watchdogTriggers;
+    m_watchdogTrace(priority);
+    m_pauseExpiry[priority].Cancel();
+    m_ignoreUntil[priority] = Simulator::Now() + m_watchdogRestore;
+    EndPause(priority);
+    TryTransmit();
+}
+
+void
 RocePort::EndPause(uint8_t priority)
 {
+    m_watchdog[priority].Cancel();
     m_paused[priority] = false;
     const Time duration = Simulator::Now() - m_pauseStart[priority];
     m_counters.pausedTime[priority] += duration;

@@ -113,6 +113,8 @@ class RocePort : public NetDevice
     bool IsBusy() const;
     /** \return true while \p priority is paused by the peer */
     bool IsPaused(uint8_t priority) const;
+    /** \return when the current pause of \p priority began (meaningful while paused) */
+    Time GetPauseStart(uint8_t priority) const;
     /**
      * Set whether this side wants \p priority paused at the peer (ingress congestion).
      * XOFF sends a pause frame and keeps refreshing it; XON sends zero quanta.
@@ -145,6 +147,8 @@ class RocePort : public NetDevice
         uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
         uint64_t pfcRx{0};      //!< PFC frames received
         std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
+        uint64_t watchdogTriggers{0}; //!< pause storms broken by the PFC watchdog
+        uint64_t pfcIgnored{0};       //!< pause frames ignored while the watchdog restores
     };
 
     /** \return wire bytes sent so far (PFC included) */
@@ -212,6 +216,8 @@ class RocePort : public NetDevice
     void PauseExpired(uint8_t priority);
     /** Close the paused interval of \p priority. */
     void EndPause(uint8_t priority);
+    /** \p priority has been paused for the watchdog timeout: break the storm. */
+    void WatchdogFired(uint8_t priority);
 
     RocePortOwner* m_owner{nullptr};
     uint32_t m_ownerIndex{0};
@@ -225,6 +231,8 @@ class RocePort : public NetDevice
     uint16_t m_pauseQuanta{PfcHeader::kMaxQuanta};
     double m_refreshFraction{0.5};
     bool m_pauseExpires{true};
+    Time m_watchdogTimeout;
+    Time m_watchdogRestore;
 
     bool m_busy{false};
     std::deque<std::pair<uint8_t, uint16_t>> m_pfcQueue; //!< (priority, quanta) to send
@@ -234,6 +242,8 @@ class RocePort : public NetDevice
     std::array<EventId, kNumPriorities> m_pauseExpiry; //!< end of the current pause
     std::array<bool, kNumPriorities> m_xoff{};         //!< we hold the peer paused
     std::array<EventId, kNumPriorities> m_refresh;     //!< next pause refresh
+    std::array<EventId, kNumPriorities> m_watchdog;    //!< storm check of a pause
+    std::array<Time, kNumPriorities> m_ignoreUntil{};  //!< watchdog restoration end
 
     Counters m_counters;
 
@@ -241,6 +251,7 @@ class RocePort : public NetDevice
     TracedCallback<Ptr<const Packet>> m_lossTrace; //!< a frame was lost on the wire
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace; //!< PFC sent: priority, quanta
     TracedCallback<uint8_t, Time> m_pauseTrace; //!< a pause ended: priority, duration
+    TracedCallback<uint8_t> m_watchdogTrace;    //!< the watchdog broke a pause storm
 };
 
 } // namespace ns3

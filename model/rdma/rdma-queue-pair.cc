@@ -74,6 +74,18 @@ RdmaQueuePair::IsIdle() const
     return m_sndUna == m_postedEnd;
 }
 
+uint32_t
+RdmaQueuePair::GetPort() const
+{
+    return m_port;
+}
+
+uint64_t
+RdmaQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
 bool
 RdmaQueuePair::HasSendableData() const
 {

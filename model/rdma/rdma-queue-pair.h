@@ -63,6 +63,10 @@ class RdmaQueuePair : public Object, public CcQueuePairView
     uint64_t GetPostedBytes() const;
     /** \return true when every posted byte has been acknowledged */
     bool IsIdle() const;
+    /** \return the index of the NIC port it sends on */
+    uint32_t GetPort() const;
+    /** \return retransmission timeouts so far */
+    uint64_t GetTimeouts() const;
 
     // CcQueuePairView
     uint64_t GetLineRateBps() const override;
