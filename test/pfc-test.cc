@@ -83,6 +83,7 @@ class PfcTest : public testing::Test
         m_channel->Transmit(PeekPointer(m_ports[1]),
                             p,
                             wire::kPfcWireBytes,
+                            0,
                             true,
                             m_ports[1]->SerializationTime(wire::kPfcWireBytes));
     }

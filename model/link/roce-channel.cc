@@ -55,9 +55,11 @@ void
 RoceChannel::Transmit(const RocePort* from,
                       Ptr<Packet> packet,
                       uint32_t wireBytes,
+                      uint32_t payload,
                       bool isPfc,
                       Time txTime)
 {
+    m_inFlight += payload;
     Ptr<RocePort> peer = GetPeer(from);
     Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
                                    txTime + m_delay,
@@ -65,7 +67,20 @@ RoceChannel::Transmit(const RocePort* from,
                                    peer,
                                    packet,
                                    wireBytes,
+                                   payload,
                                    isPfc);
+}
+
+void
+RoceChannel::Arrived(const RocePort* to, uint32_t payload)
+{
+    m_inFlight -= payload;
+}
+
+uint64_t
+RoceChannel::GetPayloadInFlight() const
+{
+    return m_inFlight;
 }
 
 std::size_t

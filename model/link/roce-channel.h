@@ -49,14 +49,26 @@ class RoceChannel : public Channel
      * \param from sending port
      * \param packet the frame
      * \param wireBytes its wire size
+     * \param payload message payload it carries
      * \param isPfc true for a PFC frame
      * \param txTime its serialization time
      */
     void Transmit(const RocePort* from,
                   Ptr<Packet> packet,
                   uint32_t wireBytes,
+                  uint32_t payload,
                   bool isPfc,
                   Time txTime);
+
+    /**
+     * A frame has reached \p to.
+     * \param to receiving port
+     * \param payload message payload it carried
+     */
+    void Arrived(const RocePort* to, uint32_t payload);
+
+    /** \return message payload on the cable now, both directions */
+    uint64_t GetPayloadInFlight() const;
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -67,6 +79,7 @@ class RoceChannel : public Channel
   private:
     Time m_delay;           //!< propagation delay
     Ptr<RocePort> m_ends[2]; //!< the two ports
+    uint64_t m_inFlight{0};  //!< payload sent and not yet arrived
 };
 
 } // namespace ns3

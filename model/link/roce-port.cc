@@ -245,15 +245,17 @@ RocePort::TryTransmit()
     const Time txTime = SerializationTime(frame.wireBytes);
     ++m_counters.txFrames;
     m_counters.txBytes += frame.wireBytes;
+    m_counters.txPayload += frame.payload;
     m_txTrace(frame.packet);
     Simulator::Schedule(txTime, &RocePort::TransmitComplete, this);
     if (!isPfc && m_lossProbability > 0 && m_lossRng->GetValue() < m_lossProbability)
     {
         ++m_counters.lostFrames;
+        m_counters.lostPayload += frame.payload;
         m_lossTrace(frame.packet);
         return;
     }
-    m_channel->Transmit(this, frame.packet, frame.wireBytes, isPfc, txTime);
+    m_channel->Transmit(this, frame.packet, frame.wireBytes, frame.payload, isPfc, txTime);
 }
 
 void
@@ -264,9 +266,11 @@ RocePort::TransmitComplete()
 }
 
 void
-RocePort::Receive(Ptr<Packet> packet, uint32_t wireBytes, bool isPfc)
+RocePort::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint32_t payload, bool isPfc)
 {
     ++m_counters.rxFrames;
+    m_counters.rxPayload += payload;
+    m_channel->Arrived(this, payload);
     if (isPfc)
     {
         ReceivePfc(packet);
@@ -391,6 +395,7 @@ RocePort::SendPfc(uint8_t priority, uint16_t quanta)
     else
     {
         ++m_counters.pfcResumeTx;
+        m_counters.lastXon[priority] = Simulator::Now();
     }
     m_pfcTxTrace(priority, quanta);
     m_pfcQueue.emplace_back(priority, quanta);

@@ -36,6 +36,7 @@ struct RoceFrame
     Ptr<Packet> packet; //!< the frame
     uint32_t wireBytes{0}; //!< bytes on the wire, preamble and inter-frame gap included
     uint8_t priority{0};   //!< traffic class
+    uint32_t payload{0};   //!< message payload it carries (data packets), for accounting
 };
 
 /**
@@ -127,9 +128,10 @@ class RocePort : public NetDevice
      * Deliver a frame from the channel.
      * \param packet the frame
      * \param wireBytes bytes it occupied on the wire
+     * \param payload message payload it carries
      * \param isPfc true for a PFC frame
      */
-    void Receive(Ptr<Packet> packet, uint32_t wireBytes, bool isPfc);
+    void Receive(Ptr<Packet> packet, uint32_t wireBytes, uint32_t payload, bool isPfc);
 
     /** \param bytes wire bytes \return their serialization time at the port rate */
     Time SerializationTime(uint32_t bytes) const;
@@ -147,6 +149,10 @@ class RocePort : public NetDevice
         uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
         uint64_t pfcRx{0};      //!< PFC frames received
         std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
+        uint64_t txPayload{0};   //!< message payload sent (lost frames included)
+        uint64_t rxPayload{0};   //!< message payload received
+        uint64_t lostPayload{0}; //!< message payload lost on the wire
+        Time lastXon[kNumPriorities]{}; //!< when this port last sent a resume, per priority
         uint64_t watchdogTriggers{0}; //!< pause storms broken by the PFC watchdog
         uint64_t pfcIgnored{0};       //!< pause frames ignored while the watchdog restores
     };

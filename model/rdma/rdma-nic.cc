@@ -201,6 +201,23 @@ RdmaNic::GetCounters() const
     return m_counters;
 }
 
+uint64_t
+RdmaNic::GetPayloadHeld() const
+{
+    uint64_t held = 0;
+    for (const auto& ps : m_ports)
+    {
+        held += ps.transitPayload + ps.rxBacklogPayload;
+    }
+    return held;
+}
+
+uint64_t
+RdmaNic::GetMessagesReceived(uint32_t rxQpn) const
+{
+    return m_rxQps.at(rxQpn).messagesReceived;
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops)
 {
@@ -271,6 +288,7 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     if (!ps.transit.empty() && !port.IsPaused(ps.transit.front().priority))
     {
+        ps.transitPayload -= ps.transit.front().payload;
         frame = std::move(ps.transit.front());
         ps.transit.pop_front();
         return true;
@@ -356,6 +374,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     frame.packet->AddHeader(h);
     frame.wireBytes = h.GetWireBytes();
     frame.priority = qp.m_priority;
+    frame.payload = payload;
 
     if (qp.m_sndNxt < qp.m_sentHigh)
     {
@@ -422,6 +441,7 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
     const Time start = std::max(now, ps.rxBusyUntil);
     ps.rxBusyUntil = start + m_rxRate.CalculateBytesTxTime(wireBytes);
     ps.rxBacklogBytes += wireBytes;
+    ps.rxBacklogPayload += h.payload;
     Simulator::Schedule(ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes);
     if (m_pfcEnabled && ps.rxBacklogBytes >= m_pfcXoffBytes)
     {
@@ -434,6 +454,7 @@ RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes)
 {
     PortState& ps = m_ports[port];
     ps.rxBacklogBytes -= wireBytes;
+    ps.rxBacklogPayload -= h.payload;
     if (ps.port->IsXoff(h.priority) && ps.rxBacklogBytes <= m_pfcXonBytes)
     {
         ps.port->SetPfcXoff(h.priority, false);
@@ -446,7 +467,8 @@ RdmaNic::Forward(Ptr<Packet> packet, uint32_t wireBytes, const RoceHeader& h)
 {
     const uint32_t out = SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId));
     PortState& ps = m_ports[out];
-    ps.transit.push_back(RoceFrame{packet, wireBytes, h.priority});
+    ps.transit.push_back(RoceFrame{packet, wireBytes, h.priority, h.payload});
+    ps.transitPayload += h.payload;
     ++m_counters.forwardedFrames;
     ps.port->NotifyWork();
 }
@@ -510,6 +532,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         {
             const uint64_t bytes = rx.expected - rx.messageBegin;
             rx.messageBegin = rx.expected;
+            ++rx.messagesReceived;
             m_messageReceived(rx.srcNode, rx.srcQpn, h.imm, bytes);
         }
     }

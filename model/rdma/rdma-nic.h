@@ -116,6 +116,13 @@ class RdmaNic : public Object, public RocePortOwner
 
     /** \return the counters */
     const Counters& GetCounters() const;
+    /** \return message payload held inside the NIC: forwarded or not yet processed */
+    uint64_t GetPayloadHeld() const;
+    /**
+     * \param rxQpn a receive context of this NIC (the peer QP's GetPeerQpn())
+     * \return messages it has received in full
+     */
+    uint64_t GetMessagesReceived(uint32_t rxQpn) const;
 
     /**
      * Signature of the MessageSent trace: a message's last byte was acknowledged.
@@ -160,6 +167,8 @@ class RdmaNic : public Object, public RocePortOwner
         size_t next{0};                  //!< round-robin position in qps
         EventId wakeup;                  //!< pacing: earliest eligible QP
         uint64_t rxBacklogBytes{0};      //!< data received, not yet processed
+        uint64_t rxBacklogPayload{0};    //!< its message payload
+        uint64_t transitPayload{0};      //!< message payload waiting in transit
         Time rxBusyUntil;                //!< the receive pipeline is busy until then
     };
 

@@ -86,6 +86,24 @@ RdmaQueuePair::GetTimeouts() const
     return m_timeouts;
 }
 
+uint32_t
+RdmaQueuePair::GetPeerQpn() const
+{
+    return m_peerQpn;
+}
+
+uint64_t
+RdmaQueuePair::GetMessagesPosted() const
+{
+    return m_nextMessageId;
+}
+
+uint64_t
+RdmaQueuePair::GetMessagesAcknowledged() const
+{
+    return m_nextMessageId - m_messages.size();
+}
+
 bool
 RdmaQueuePair::HasSendableData() const
 {

@@ -67,6 +67,12 @@ class RdmaQueuePair : public Object, public CcQueuePairView
     uint32_t GetPort() const;
     /** \return retransmission timeouts so far */
     uint64_t GetTimeouts() const;
+    /** \return the receive context number at the peer */
+    uint32_t GetPeerQpn() const;
+    /** \return messages posted over the QP's life */
+    uint64_t GetMessagesPosted() const;
+    /** \return messages whose last byte has been acknowledged */
+    uint64_t GetMessagesAcknowledged() const;
 
     // CcQueuePairView
     uint64_t GetLineRateBps() const override;

@@ -28,6 +28,7 @@ struct RdmaRxQueuePair
     Time lastNack;               //!< when it was NACKed
     Time lastCnp{Time(-1)};      //!< when the last CNP was sent (DCQCN pacing)
     bool cnpSent{false};         //!< whether any CNP was sent
+    uint64_t messagesReceived{0}; //!< messages whose last byte has arrived
 };
 
 } // namespace ns3

@@ -34,6 +34,8 @@ EgressQueues::Enqueue(QueuedFrame&& frame)
     const uint8_t p = frame.frame.priority;
     m_bytes[p] += frame.frame.wireBytes;
     m_total += frame.frame.wireBytes;
+    m_bufferBytes += frame.bufferBytes;
+    m_payload += frame.payload;
     m_queues[p].push_back(std::move(frame));
 }
 
@@ -44,6 +46,8 @@ EgressQueues::Pop(uint8_t priority, QueuedFrame& out)
     m_queues[priority].pop_front();
     m_bytes[priority] -= out.frame.wireBytes;
     m_total -= out.frame.wireBytes;
+    m_bufferBytes -= out.bufferBytes;
+    m_payload -= out.payload;
 }
 
 bool
@@ -107,6 +111,18 @@ uint64_t
 EgressQueues::GetTotalBytes() const
 {
     return m_total;
+}
+
+uint64_t
+EgressQueues::GetBufferBytes() const
+{
+    return m_bufferBytes;
+}
+
+uint64_t
+EgressQueues::GetPayload() const
+{
+    return m_payload;
 }
 
 bool

@@ -24,6 +24,7 @@ struct QueuedFrame
     uint32_t bufferBytes{0};  //!< bytes charged to the buffer at ingress
     uint8_t flags{0};         //!< RoceHeader flags, read once at ingress
     bool isData{false};       //!< a DATA packet (ECN and INT apply)
+    uint32_t payload{0};      //!< message payload, for accounting
 };
 
 /**
@@ -63,6 +64,10 @@ class EgressQueues
     uint64_t GetTotalBytes() const;
     /** \return true if no frame is queued */
     bool IsEmpty() const;
+    /** \return buffer bytes charged for the queued frames */
+    uint64_t GetBufferBytes() const;
+    /** \return message payload queued */
+    uint64_t GetPayload() const;
 
   private:
     /** Pop the head of \p priority into \p out. */
@@ -73,6 +78,8 @@ class EgressQueues
     std::array<uint64_t, kNumPriorities> m_deficit{};
     std::array<uint32_t, kNumPriorities> m_weight{};
     uint64_t m_total{0};
+    uint64_t m_bufferBytes{0};
+    uint64_t m_payload{0};
     uint8_t m_strictMask{0};
     uint32_t m_quantum{0};
     uint8_t m_current{0};      //!< DWRR: priority whose turn it is

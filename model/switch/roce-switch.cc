@@ -204,6 +204,28 @@ RoceSwitch::GetQueueBytes(uint32_t port) const
     return m_egress.at(port).GetTotalBytes();
 }
 
+uint64_t
+RoceSwitch::GetQueuedBufferBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_egress)
+    {
+        total += q.GetBufferBytes();
+    }
+    return total;
+}
+
+uint64_t
+RoceSwitch::GetQueuedPayload() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_egress)
+    {
+        total += q.GetPayload();
+    }
+    return total;
+}
+
 int64_t
 RoceSwitch::AssignStreams(int64_t stream)
 {
@@ -229,6 +251,7 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
     if (m_mmu->Admit(in, h.priority, bufferBytes) == SharedBufferMmu::DROP)
     {
         ++m_counters.drops;
+        m_counters.droppedPayload += h.payload;
         m_dropTrace(packet, in);
         return;
     }
@@ -245,6 +268,7 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
     q.bufferBytes = bufferBytes;
     q.flags = h.flags;
     q.isData = h.type == RoceHeader::DATA;
+    q.payload = h.payload;
     m_egress[out].Enqueue(std::move(q));
     const uint64_t queued = m_egress[out].GetTotalBytes();
     m_counters.peakQueueBytes = std::max(m_counters.peakQueueBytes, queued);
@@ -283,6 +307,7 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     ++m_counters.forwarded;
     frame = std::move(q.frame);
+    frame.payload = q.payload;
     return true;
 }
 

@@ -98,6 +98,7 @@ class RoceSwitch : public Object, public RocePortOwner
     {
         uint64_t forwarded{0}; //!< packets sent on an egress port
         uint64_t drops{0};     //!< packets the MMU refused
+        uint64_t droppedPayload{0}; //!< message payload of the refused packets
         uint64_t ecnMarks{0};  //!< packets marked CE
         uint64_t intStamps{0}; //!< INT hop records written
         uint64_t peakQueueBytes{0}; //!< largest egress queue seen, any port
@@ -107,6 +108,10 @@ class RoceSwitch : public Object, public RocePortOwner
     const Counters& GetCounters() const;
     /** \param port egress port \return bytes queued there now */
     uint64_t GetQueueBytes(uint32_t port) const;
+    /** \return buffer bytes charged for every queued packet, all ports */
+    uint64_t GetQueuedBufferBytes() const;
+    /** \return message payload queued, all ports */
+    uint64_t GetQueuedPayload() const;
 
     /**
      * Assign fixed random streams (ECN marking).

@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_INVARIANT_CHECKER_H
+#define MLFABRIC_INVARIANT_CHECKER_H
+
+#include "roce-network.h"
+
+#include "ns3/nstime.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Checks that a packet-level run keeps its books, while it runs and at its end.
+ *
+ * - Conservation: every payload byte a NIC sent was delivered, discarded as a duplicate
+ *   or out of order, dropped by a switch or lost on a cable, or is still in flight (on a
+ *   cable, in a switch queue, or held by a NIC that forwards or processes it). Each term
+ *   is counted where it happens, so a leak anywhere breaks the sum.
+ * - Buffers: a switch never holds more than its buffer, and its buffer accounting equals
+ *   the bytes its egress queues hold.
+ * - PFC: a port paused by its peer has a peer that holds it paused, or that released it
+ *   within the time a resume frame takes to arrive.
+ * - At the end of a run that has finished: every message posted has been received
+ *   exactly once and acknowledged, and no priority is paused or held.
+ */
+class InvariantChecker
+{
+  public:
+    /** \param net the network to check; it must outlive the checker's events */
+    explicit InvariantChecker(const RoceNetwork& net);
+
+    /** \return the violations now, one line each (empty when all hold) */
+    std::vector<std::string> Check() const;
+    /** \return the violations of a finished run, including the end-of-run rules */
+    std::vector<std::string> CheckFinished() const;
+    /**
+     * Check every \p period while the simulation has other events; on a violation, stop
+     * the simulation and keep the violations.
+     */
+    void StartPeriodic(Time period);
+    /** \return violations found by the periodic checks */
+    const std::vector<std::string>& GetPeriodicViolations() const;
+
+  private:
+    /** One periodic check. */
+    void Tick();
+    /** Append conservation violations to \p out. */
+    void CheckConservation(std::vector<std::string>& out) const;
+    /** Append buffer violations to \p out. */
+    void CheckBuffers(std::vector<std::string>& out) const;
+    /** Append PFC violations to \p out. */
+    void CheckPfc(std::vector<std::string>& out) const;
+
+    const RoceNetwork& m_net;
+    Time m_period;
+    std::vector<std::string> m_violations;
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_INVARIANT_CHECKER_H */
