@@ -526,6 +526,59 @@ TEST(CollectiveSchedule, TwoQueuesRunTheirRingsInOppositeDirections)
     EXPECT_EQ(firstHalf.Last(), 2 * unaware.Last());
 }
 
+TEST(CollectiveSchedule, RanksThatSkipACollectiveAreVisible)
+{
+    // Rank 3 never starts the collective: the others cannot finish, and rank 3 holds
+    // the messages sent to it, which a replay can report.
+    const uint32_t n = 4;
+    const auto config = Config("ring");
+    auto plan = Plan(config, {n}, CollectiveType::AllReduce, kMiB);
+    auto backend = FullyConnected(n);
+    struct Driver : CollectiveRank::Output
+    {
+        Ptr<NetworkBackend> net;
+        std::vector<std::unique_ptr<CollectiveRank>> ranks;
+        uint32_t finished{0};
+
+        void
+        SendMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag) override
+        {
+            net->Send({src, dst, bytes, tag},
+                      nullptr,
+                      [this](const NetworkBackend::Message& m)
+                      { ranks[m.dst]->Receive(m.src, m.tag); });
+        }
+
+        void
+        StartTimer(uint32_t rank, uint64_t delayNs, uint64_t token) override
+        {
+            net->Schedule(NanoSeconds(delayNs),
+                          [this, rank, token]() { ranks[rank]->TimerExpired(token); });
+        }
+
+        void
+        CollectiveFinished(uint32_t, uint32_t) override
+        {
+            ++finished;
+        }
+    } driver;
+    driver.net = backend;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        driver.ranks.push_back(std::make_unique<CollectiveRank>(r, config, driver));
+    }
+    for (uint32_t r = 0; r + 1 < n; ++r)
+    {
+        driver.ranks[r]->Start(5, plan);
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(driver.finished, 0U);
+    EXPECT_EQ(driver.ranks[0]->GetActiveCount(), 1U);
+    EXPECT_EQ(driver.ranks[3]->GetActiveCount(), 0U);
+    EXPECT_EQ(driver.ranks[3]->GetUnstartedCount(), 1U);
+}
+
 TEST(CollectiveSchedule, DirectAllToAllContendsOnASwitch)
 {
     // Every rank sends to every other at once: on the congestion-aware switch each

@@ -109,6 +109,16 @@ class CollectiveRank
         return m_collectives.size();
     }
 
+    /**
+     * \return collectives other ranks have sent messages for but this rank never
+     * started: at the end of a run, a sign that the ranks issued different collectives
+     */
+    size_t
+    GetUnstartedCount() const
+    {
+        return m_unstarted.size();
+    }
+
   private:
     /** A message that came before its phase started. */
     struct EarlyMessage
