@@ -65,7 +65,7 @@ ExpectUsageError(const std::string& arguments, std::initializer_list<std::string
 
 } // namespace
 
-TEST(EtGenTool, WritesTheIssuesTransformerExample)
+TEST(EtGenTool, WritesTheDocumentedTransformerExample)
 {
     ScratchDir dir;
     const std::string prefix = dir.File("gpt");

@@ -22,9 +22,9 @@ using namespace ns3::gentest;
 namespace
 {
 
-/** The example of the issue: 8 NPUs, TP 2 × PP 2 × DP 2, 4 layers, M = 4. */
+/** The example of doc/workloads.md: 8 NPUs, TP 2 × PP 2 × DP 2, 4 layers, M = 4. */
 TransformerConfig
-IssueExample()
+DocumentedExample()
 {
     TransformerConfig c;
     c.npus = 8;
@@ -72,7 +72,7 @@ StageParams(const TransformerConfig& c, const Stage& s)
 
 TEST(TransformerGenerator, TensorPipelineAndDataCollectivesMatchClosedForms)
 {
-    const TransformerConfig c = IssueExample();
+    const TransformerConfig c = DocumentedExample();
     const GenWorkload w = GenerateTransformer(c);
     ASSERT_EQ(w.ranks.size(), 8u);
     const uint64_t m = c.MicroBatches();
@@ -111,7 +111,7 @@ TEST(TransformerGenerator, TensorPipelineAndDataCollectivesMatchClosedForms)
 
 TEST(TransformerGenerator, BucketCapacityDecidesTheNumberOfGradientReductions)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.bucketBytes = uint64_t{1} << 40; // one bucket per stage
     const GenWorkload one = GenerateTransformer(c);
     c.bucketBytes = 1; // one reduction per gradient unit: attention, MLP, embedding, head
@@ -130,7 +130,7 @@ TEST(TransformerGenerator, BucketCapacityDecidesTheNumberOfGradientReductions)
 
 TEST(TransformerGenerator, SequenceParallelismSplitsEachAllReduceInTwo)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.sequenceParallel = true;
     const GenWorkload w = GenerateTransformer(c);
     const uint64_t m = c.MicroBatches();
@@ -161,7 +161,7 @@ TEST(TransformerGenerator, SequenceParallelismSplitsEachAllReduceInTwo)
 
 TEST(TransformerGenerator, ShardedOptimizerReduceScattersThenGathersEachBucket)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.dp = 4;
     c.npus = 16;
     c.globalBatch = 16;
@@ -187,7 +187,7 @@ TEST(TransformerGenerator, ShardedOptimizerReduceScattersThenGathersEachBucket)
 
 TEST(TransformerGenerator, FsdpGathersEachLayerTwiceAndScattersItOncePerMicroBatch)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.pp = 1;
     c.dp = 4;
     c.globalBatch = 8;
@@ -216,7 +216,7 @@ TEST(TransformerGenerator, FsdpGathersEachLayerTwiceAndScattersItOncePerMicroBat
 
 TEST(TransformerGenerator, MixtureOfExpertsExchangesTokensOverTheExpertGroup)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.dp = 4;
     c.npus = 16;
     c.globalBatch = 8;
@@ -253,7 +253,7 @@ TEST(TransformerGenerator, FlopsFollowMegatronsClosedForm)
 {
     // Narayanan et al. (SC'21): one iteration costs 72·B·s·L·h²·(1 + s/6h + V/12hL)
     // FLOPs for B sequences, counting forward and both halves of backward.
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.npus = 2;
     c.tp = 2;
     c.pp = 1;
@@ -293,7 +293,7 @@ TEST(TransformerGenerator, FlopsFollowMegatronsClosedForm)
 
 TEST(TransformerGenerator, StagesRunTheOneFOneBOrder)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.pp = 4;
     c.dp = 1;
     c.globalBatch = 6;
@@ -321,7 +321,7 @@ TEST(TransformerGenerator, StagesRunTheOneFOneBOrder)
 
 TEST(TransformerGenerator, IterationsRepeatWithUniqueTags)
 {
-    TransformerConfig c = IssueExample();
+    TransformerConfig c = DocumentedExample();
     c.iterations = 3;
     const GenWorkload three = GenerateTransformer(c);
     c.iterations = 1;
@@ -338,7 +338,7 @@ TEST(TransformerGenerator, BadParametersNameTheOption)
 {
     auto expectError = [](auto change, std::initializer_list<std::string> parts)
     {
-        TransformerConfig c = IssueExample();
+        TransformerConfig c = DocumentedExample();
         change(c);
         ExpectInputError([&] { GenerateTransformer(c); }, parts);
     };
