@@ -4,19 +4,24 @@
 // N senders each send one message to one receiver through one switch.
 //
 //   ./mlfabric run incast --senders=16 --size=4MiB --rate=100Gbps --delay=1us --pfc=1
+//   ./mlfabric run incast --cc=hpcc --cc-preset=hpcc-ns3
+//   ./mlfabric run incast --cc=all
 //
 // Prints per-sender completion and goodput, PFC activity per port, drops, the switch
-// buffer peak and the simulator's speed; --summary=FILE writes the same as JSON.
+// queues and the simulator's speed; --cc=all runs the incast under every congestion
+// control and prints one row per scheme. --summary=FILE writes the same as JSON.
 
+#include "ns3/core-module.h"
+
+#include "helper/cc-options.h"
 #include "helper/example-cli.h"
 #include "helper/incast-scenario.h"
 #include "helper/summary.h"
 #include "model/util/input-error.h"
 
-#include "ns3/core-module.h"
-
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 using namespace ns3;
 
@@ -30,15 +35,84 @@ Gbps(uint64_t bytes, Time t)
     return t.IsStrictlyPositive() ? bytes * 8.0 / t.GetSeconds() / 1e9 : 0.0;
 }
 
-/** Print the run as tables. */
-void
-PrintTables(const IncastConfig& config, const IncastResult& r)
+/** \return events per second of a run, in millions */
+double
+MegaEventsPerSecond(const IncastResult& r)
 {
-    std::printf("incast: %u senders x %llu B -> 1 receiver, %.0f Gb/s links, PFC %s\n\n",
+    return r.wallSeconds > 0 ? r.events / r.wallSeconds / 1e6 : 0.0;
+}
+
+/** Print what the incast is and how congestion is controlled. */
+void
+PrintHeading(const IncastConfig& config, const IncastResult& r)
+{
+    std::printf("incast: %u senders x %llu B -> 1 receiver, %.0f Gb/s links, PFC %s\n",
                 config.senders,
                 static_cast<unsigned long long>(config.messageBytes),
                 config.rateBps / 1e9,
                 config.pfc ? "on" : "off");
+    std::printf("congestion control: %s%s%s\nECN thresholds: %s\n\n",
+                r.scheme.c_str(),
+                config.cc.preset.empty() ? "" : ", preset ",
+                config.cc.preset.c_str(),
+                r.ecnMap.c_str());
+}
+
+/** Print one row per scheme. */
+void
+PrintComparison(const IncastConfig& config, const std::vector<IncastResult>& results)
+{
+    std::printf("incast: %u senders x %llu B -> 1 receiver, %.0f Gb/s links, PFC %s%s%s\n",
+                config.senders,
+                static_cast<unsigned long long>(config.messageBytes),
+                config.rateBps / 1e9,
+                config.pfc ? "on" : "off",
+                config.cc.preset.empty() ? "" : ", preset ",
+                config.cc.preset.c_str());
+    bool oneMap = true;
+    for (const auto& r : results)
+    {
+        oneMap = oneMap && r.ecnMap == results.front().ecnMap;
+    }
+    std::printf("ECN thresholds: %s\n",
+                oneMap ? results.front().ecnMap.c_str() : "per scheme (see --summary)");
+    std::printf("last: completion of the last message; peakQ, meanQ: the bottleneck egress "
+                "queue, peak and\ntime-weighted mean until then; paused: PFC pause time summed "
+                "over ports; cc-moves:\nrate and window changes of the congestion control\n\n");
+    std::printf("%-14s %12s %9s %9s %7s %10s %7s %6s %6s %9s %7s\n",
+                "scheme",
+                "last(us)",
+                "peakQ(KB)",
+                "meanQ(KB)",
+                "pauses",
+                "paused(us)",
+                "ecn",
+                "cnps",
+                "drops",
+                "cc-moves",
+                "Mev/s");
+    for (const auto& r : results)
+    {
+        std::printf("%-14s %12.3f %9.1f %9.1f %7llu %10.3f %7llu %6llu %6llu %9llu %7.2f\n",
+                    r.scheme.c_str(),
+                    r.lastCompletion.GetSeconds() * 1e6,
+                    r.peakQueueBytes / 1e3,
+                    r.meanQueueBytes / 1e3,
+                    static_cast<unsigned long long>(r.pfcPauseFrames),
+                    r.pausedTime.GetSeconds() * 1e6,
+                    static_cast<unsigned long long>(r.ecnMarks),
+                    static_cast<unsigned long long>(r.cnps),
+                    static_cast<unsigned long long>(r.drops),
+                    static_cast<unsigned long long>(r.rateChanges + r.windowChanges),
+                    MegaEventsPerSecond(r));
+    }
+}
+
+/** Print the run as tables. */
+void
+PrintTables(const IncastConfig& config, const IncastResult& r)
+{
+    PrintHeading(config, r);
     std::printf("%8s %16s %14s %12s %14s\n",
                 "sender",
                 "completion(us)",
@@ -72,10 +146,22 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
                 static_cast<unsigned long long>(r.bytesDelivered),
                 static_cast<unsigned long long>(r.bytesExpected));
     std::printf("%-28s %llu\n", "switch drops", static_cast<unsigned long long>(r.drops));
-    std::printf("%-28s %llu\n", "frames lost on wire", static_cast<unsigned long long>(r.lostFrames));
-    std::printf("%-28s %llu\n", "timeouts / NACKs",
-                static_cast<unsigned long long>(r.timeouts + r.nacks));
-    std::printf("%-28s %llu\n", "PFC pause frames", static_cast<unsigned long long>(r.pfcPauseFrames));
+    std::printf(
+        "%-28s %llu\n", "frames lost on wire", static_cast<unsigned long long>(r.lostFrames));
+    std::printf(
+        "%-28s %llu\n", "timeouts / NACKs", static_cast<unsigned long long>(r.timeouts + r.nacks));
+    std::printf(
+        "%-28s %llu\n", "PFC pause frames", static_cast<unsigned long long>(r.pfcPauseFrames));
+    std::printf("%-28s %.3f\n", "PFC paused time (us)", r.pausedTime.GetSeconds() * 1e6);
+    std::printf("%-28s %llu\n", "ECN marks", static_cast<unsigned long long>(r.ecnMarks));
+    std::printf("%-28s %llu\n", "CNPs", static_cast<unsigned long long>(r.cnps));
+    std::printf("%-28s %llu / %llu\n",
+                "cc rate / window changes",
+                static_cast<unsigned long long>(r.rateChanges),
+                static_cast<unsigned long long>(r.windowChanges));
+    std::printf("%-28s %s\n", "bottleneck queue", r.bottleneck.c_str());
+    std::printf("%-28s %llu\n", "  peak (B)", static_cast<unsigned long long>(r.peakQueueBytes));
+    std::printf("%-28s %.0f\n", "  time-weighted mean (B)", r.meanQueueBytes);
     std::printf("%-28s %llu of %llu\n",
                 "peak switch buffer (B)",
                 static_cast<unsigned long long>(r.maxBufferBytes),
@@ -83,9 +169,7 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
     std::printf("%-28s %.3f\n", "last completion (us)", r.lastCompletion.GetSeconds() * 1e6);
     std::printf("%-28s %llu\n", "events", static_cast<unsigned long long>(r.events));
     std::printf("%-28s %.3f\n", "wall time (s)", r.wallSeconds);
-    std::printf("%-28s %.3f M/s\n",
-                "events per second",
-                r.wallSeconds > 0 ? r.events / r.wallSeconds / 1e6 : 0.0);
+    std::printf("%-28s %.3f M/s\n", "events per second", MegaEventsPerSecond(r));
 }
 
 /** The run as JSON. */
@@ -118,13 +202,23 @@ ToJson(const IncastConfig& config, const IncastResult& r)
             {"lost_frames", r.lostFrames},
             {"timeouts", r.timeouts},
             {"nacks", r.nacks},
+            {"scheme", r.scheme},
+            {"ecn_map", r.ecnMap},
             {"ecn_marks", r.ecnMarks},
+            {"cnps", r.cnps},
+            {"cc_rate_changes", r.rateChanges},
+            {"cc_window_changes", r.windowChanges},
             {"pfc_pause_frames", r.pfcPauseFrames},
+            {"pfc_paused_ns", r.pausedTime.GetNanoSeconds()},
+            {"bottleneck", r.bottleneck},
+            {"peak_queue_bytes", r.peakQueueBytes},
+            {"mean_queue_bytes", r.meanQueueBytes},
             {"buffer_bytes", r.bufferBytes},
             {"max_buffer_bytes", r.maxBufferBytes},
             {"completion_time_ns", r.lastCompletion.GetNanoSeconds()},
             {"events", r.events},
             {"wall_seconds", r.wallSeconds},
+            {"events_per_second", MegaEventsPerSecond(r) * 1e6},
             {"flows", flows},
             {"ports", ports}};
 }
@@ -132,6 +226,7 @@ ToJson(const IncastConfig& config, const IncastResult& r)
 int
 Main(int argc, char** argv)
 {
+    const std::vector<CcParameter> ccParameters = CcParametersFromArguments(argc, argv);
     ExampleCli cli("N-to-1 RoCEv2 incast through one switch");
     cli.Add("senders", "number of senders", "16");
     cli.Add("size", "message size per sender (e.g. 4MiB)", "4MiB");
@@ -142,9 +237,10 @@ Main(int argc, char** argv)
     cli.Add("buffer", "switch buffer size (e.g. 32MiB)", "32MiB");
     cli.Add("loss", "per-frame loss probability on every link", "0");
     cli.Add("priority", "traffic class of the data (0..6)", "3");
-    cli.Add("cc", "congestion control: none or an ns-3 TypeId name", "none");
+    AddCcOptions(cli);
     cli.Add("stop", "simulated time limit", "10s");
-    cli.Add("fabric", "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch", "");
+    cli.Add(
+        "fabric", "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch", "");
     cli.Add("receiver", "with --fabric: the receiving rank (default the last)", "-1");
     cli.Add("summary", "write the figures as JSON to this file", "");
     cli.Parse(argc, argv);
@@ -175,34 +271,54 @@ Main(int argc, char** argv)
                            UintegerValue(1u << priority));
     }
     config.priority = static_cast<uint8_t>(priority);
-    const std::string cc = cli.Get("cc");
-    config.cc = cc == "none" ? "ns3::CcNone" : cc;
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(config.cc, &tid))
+    const std::vector<CcSettings> runs = GetCcOptions(cli, ccParameters);
+
+    std::vector<IncastResult> results;
+    for (const auto& cc : runs)
     {
-        throw InputError("--cc: unknown congestion control '" + cc + "'");
+        config.cc = cc;
+        try
+        {
+            results.push_back(RunIncast(config));
+        }
+        catch (const InputError& e)
+        {
+            // The options were checked; without a fabric only the buffer can be rejected.
+            throw InputError((config.fabricPath.empty() ? "--buffer: " : "--fabric: ") +
+                             std::string(e.what()));
+        }
     }
 
-    IncastResult result;
-    try
+    if (results.size() == 1)
     {
-        result = RunIncast(config);
+        PrintTables(config, results[0]);
+        WriteSummary(cli.Get("summary"), ToJson(config, results[0]));
     }
-    catch (const InputError& e)
+    else
     {
-        // Without a fabric, the only configuration the models can reject is the buffer.
-        throw InputError((config.fabricPath.empty() ? "--buffer: " : "--fabric: ") +
-                         std::string(e.what()));
+        PrintComparison(config, results);
+        nlohmann::json schemes = nlohmann::json::object();
+        for (const auto& r : results)
+        {
+            schemes[r.scheme] = ToJson(config, r);
+        }
+        WriteSummary(cli.Get("summary"),
+                     {{"senders", config.senders},
+                      {"message_bytes", config.messageBytes},
+                      {"preset", config.cc.preset},
+                      {"schemes", schemes}});
     }
-    PrintTables(config, result);
-    WriteSummary(cli.Get("summary"), ToJson(config, result));
-    if (result.bytesDelivered != result.bytesExpected)
+    int status = 0;
+    for (const auto& r : results)
     {
-        std::cerr << "error: not every byte was delivered by " << config.stopTime.As(Time::S)
-                  << std::endl;
-        return 1;
+        if (r.bytesDelivered != r.bytesExpected)
+        {
+            std::cerr << "error: " << r.scheme << ": not every byte was delivered by "
+                      << config.stopTime.As(Time::S) << std::endl;
+            status = 1;
+        }
     }
-    return 0;
+    return status;
 }
 
 } // namespace

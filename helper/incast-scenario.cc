@@ -4,11 +4,8 @@
 #include "incast-scenario.h"
 
 #include "fabric-installer.h"
+#include "queue-monitor.h"
 #include "roce-network.h"
-
-#include "model/fabric/fabric-loader.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/util/input-error.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -16,6 +13,10 @@
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+
+#include "model/fabric/fabric-loader.h"
+#include "model/fabric/fabric-routing.h"
+#include "model/util/input-error.h"
 
 #include <chrono>
 #include <map>
@@ -29,8 +30,6 @@ IncastResult
 RunIncast(const IncastConfig& config)
 {
     Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(config.mtu));
-    Config::SetDefault("ns3::RdmaNic::CongestionControl",
-                       TypeIdValue(TypeId::LookupByName(config.cc)));
     Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(config.bufferBytes));
     Config::SetDefault("ns3::SharedBufferMmu::PfcEnabled", BooleanValue(config.pfc));
 
@@ -56,9 +55,8 @@ RunIncast(const IncastConfig& config)
         const int64_t receiverRank = config.receiverRank < 0 ? ranks - 1 : config.receiverRank;
         if (receiverRank >= ranks)
         {
-            throw InputError(config.fabricPath + ": receiver rank " +
-                             std::to_string(receiverRank) + " but the fabric has " +
-                             std::to_string(ranks) + " NPUs");
+            throw InputError(config.fabricPath + ": receiver rank " + std::to_string(receiverRank) +
+                             " but the fabric has " + std::to_string(ranks) + " NPUs");
         }
         if (config.senders >= ranks)
         {
@@ -75,7 +73,12 @@ RunIncast(const IncastConfig& config)
         }
     }
 
+    const CcInstallation cc = InstallCongestionControl(net, config.cc);
+    QueueMonitor queues(net);
+
     IncastResult result;
+    NS_LOG_INFO("congestion control " << cc.scheme << ", ECN " << cc.ecnMap);
+    result.ecnMap = cc.ecnMap.ToString();
     result.bytesExpected = config.messageBytes * config.senders;
     std::map<uint32_t, size_t> flowOf; // sender node -> index in result.flows
     for (uint32_t s : senders)
@@ -86,17 +89,40 @@ RunIncast(const IncastConfig& config)
         result.flows.push_back(flow);
     }
 
-    auto onSent = [&](Ptr<RdmaQueuePair> qp, uint64_t, uint64_t tag, uint64_t, Time) {
-        result.flows[flowOf.at(static_cast<uint32_t>(tag))].completion = Simulator::Now();
+    size_t completed = 0;
+    bool queuesRead = false;
+    auto readQueues = [&]()
+    {
+        const QueueMonitor::PortQueue q = queues.GetBottleneck();
+        result.bottleneck = "switch " + std::to_string(q.node) + " port " + std::to_string(q.port);
+        result.peakQueueBytes = q.peakBytes;
+        result.meanQueueBytes = q.meanBytes;
+        queuesRead = true;
     };
-    auto onReceived = [&](uint32_t src, uint32_t, uint64_t tag, uint64_t bytes) {
+    auto onSent = [&](Ptr<RdmaQueuePair> qp, uint64_t, uint64_t tag, uint64_t, Time)
+    {
+        result.flows[flowOf.at(static_cast<uint32_t>(tag))].completion = Simulator::Now();
+        if (++completed == result.flows.size())
+        {
+            readQueues();
+        }
+    };
+    auto onRate = [&](uint64_t, uint64_t)
+    {
+        ++result.rateChanges;
+    };
+    auto onWindow = [&](uint64_t, uint64_t)
+    {
+        ++result.windowChanges;
+    };
+    auto onReceived = [&](uint32_t src, uint32_t, uint64_t tag, uint64_t bytes)
+    {
         IncastFlow& flow = result.flows[flowOf.at(src)];
         ++flow.timesReceived;
         flow.received = Simulator::Now();
     };
     net.GetNic(receiver)->TraceConnectWithoutContext(
-        "MessageReceived",
-        Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(onReceived));
+        "MessageReceived", Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(onReceived));
     for (uint32_t s : senders)
     {
         Ptr<RdmaNic> nic = net.GetNic(s);
@@ -104,6 +130,10 @@ RunIncast(const IncastConfig& config)
             "MessageSent",
             Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(onSent));
         Ptr<RdmaQueuePair> qp = net.Connect(s, receiver, config.priority);
+        Ptr<RdmaCongestionOps> ops = qp->GetCongestionOps();
+        result.scheme = ops->GetName();
+        ops->TraceConnectWithoutContext("Rate", Callback<void, uint64_t, uint64_t>(onRate));
+        ops->TraceConnectWithoutContext("Window", Callback<void, uint64_t, uint64_t>(onWindow));
         nic->PostSend(qp, config.messageBytes, s);
     }
 
@@ -113,6 +143,10 @@ RunIncast(const IncastConfig& config)
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     result.events = Simulator::GetEventCount();
+    if (!queuesRead)
+    {
+        readQueues();
+    }
 
     for (auto& flow : result.flows)
     {
@@ -122,6 +156,10 @@ RunIncast(const IncastConfig& config)
     }
     result.bytesDelivered = net.GetNic(receiver)->GetCounters().deliveredBytes;
     result.nacks = net.GetNic(receiver)->GetCounters().nacksTx;
+    for (uint32_t host : net.GetHosts())
+    {
+        result.cnps += net.GetNic(host)->GetCounters().cnpsTx;
+    }
     for (uint32_t sw : net.GetSwitches())
     {
         Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
@@ -149,6 +187,7 @@ RunIncast(const IncastConfig& config)
             {
                 paused += t;
             }
+            result.pausedTime += paused;
             if (c.pfcPauseTx + c.pfcResumeTx > 0 || paused.IsStrictlyPositive())
             {
                 IncastPort port;

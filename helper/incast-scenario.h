@@ -4,6 +4,8 @@
 #ifndef MLFABRIC_INCAST_SCENARIO_H
 #define MLFABRIC_INCAST_SCENARIO_H
 
+#include "cc-setup.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -19,58 +21,67 @@ namespace ns3
  */
 struct IncastConfig
 {
-    uint32_t senders{16};                //!< hosts sending to the one receiver
-    uint64_t messageBytes{4ULL << 20};   //!< one message per sender
-    uint64_t rateBps{100'000'000'000};   //!< every link
-    Time delay{MicroSeconds(1)};         //!< every link, one way
-    uint32_t mtu{4096};                  //!< data payload per packet
-    uint8_t priority{3};                 //!< traffic class of the data (lossless)
-    bool pfc{true};                      //!< PFC on the lossless priority
-    uint64_t bufferBytes{32ULL << 20};   //!< switch buffer
-    double loss{0};                      //!< per-frame loss on every link
-    std::string cc{"ns3::CcNone"};       //!< congestion control TypeId name
-    Time stopTime{Seconds(10)};          //!< give up here (a hang is a failure)
-    std::string fabricPath;              //!< a fabric file instead of the one switch
-    int64_t receiverRank{-1};            //!< with a fabric: the receiver; -1 = last rank
+    uint32_t senders{16};              //!< hosts sending to the one receiver
+    uint64_t messageBytes{4ULL << 20}; //!< one message per sender
+    uint64_t rateBps{100'000'000'000}; //!< every link
+    Time delay{MicroSeconds(1)};       //!< every link, one way
+    uint32_t mtu{4096};                //!< data payload per packet
+    uint8_t priority{3};               //!< traffic class of the data (lossless)
+    bool pfc{true};                    //!< PFC on the lossless priority
+    uint64_t bufferBytes{32ULL << 20}; //!< switch buffer
+    double loss{0};                    //!< per-frame loss on every link
+    CcSettings cc;                     //!< congestion control, presets, ECN thresholds
+    Time stopTime{Seconds(10)};        //!< give up here (a hang is a failure)
+    std::string fabricPath;            //!< a fabric file instead of the one switch
+    int64_t receiverRank{-1};          //!< with a fabric: the receiver; -1 = last rank
 };
 
 /** Per-sender outcome. */
 struct IncastFlow
 {
-    uint32_t sender{0};   //!< node id
-    Time completion;      //!< sender-side completion (last byte acknowledged); 0 if not
-    Time received;        //!< receiver-side completion (last byte arrived); 0 if not
-    uint32_t timesReceived{0}; //!< how often the receiver reported this message
+    uint32_t sender{0};             //!< node id
+    Time completion;                //!< sender-side completion (last byte acknowledged); 0 if not
+    Time received;                  //!< receiver-side completion (last byte arrived); 0 if not
+    uint32_t timesReceived{0};      //!< how often the receiver reported this message
     uint64_t retransmittedBytes{0}; //!< bytes the sender sent more than once
 };
 
 /** Per-port PFC outcome (ports that sent or received PFC). */
 struct IncastPort
 {
-    std::string name;          //!< e.g. "switch:3" or "host 2"
-    uint64_t pauseFramesTx{0}; //!< pause frames sent from this port
+    std::string name;           //!< e.g. "switch:3" or "host 2"
+    uint64_t pauseFramesTx{0};  //!< pause frames sent from this port
     uint64_t resumeFramesTx{0}; //!< resume frames sent from this port
-    Time pausedTime;           //!< time this port's transmitter was paused
+    Time pausedTime;            //!< time this port's transmitter was paused
 };
 
 /** What an incast run measured. */
 struct IncastResult
 {
-    std::vector<IncastFlow> flows;   //!< one per sender
-    std::vector<IncastPort> ports;   //!< ports with PFC activity
-    uint64_t bytesExpected{0};       //!< senders x message size
-    uint64_t bytesDelivered{0};      //!< in-order payload bytes at the receiver
-    uint64_t drops{0};               //!< switch buffer drops
-    uint64_t lostFrames{0};          //!< frames lost on the wire
-    uint64_t pfcPauseFrames{0};      //!< pause frames sent, all ports
-    uint64_t timeouts{0};            //!< retransmission timeouts, all senders
-    uint64_t nacks{0};               //!< NACKs sent by the receiver
-    uint64_t ecnMarks{0};            //!< CE marks by the switch
-    uint64_t bufferBytes{0};         //!< switch buffer size
-    uint64_t maxBufferBytes{0};      //!< peak switch buffer use
-    Time lastCompletion;             //!< completion of the last message
-    uint64_t events{0};              //!< simulator events executed
-    double wallSeconds{0};           //!< wall-clock time of the run
+    std::vector<IncastFlow> flows; //!< one per sender
+    std::vector<IncastPort> ports; //!< ports with PFC activity
+    uint64_t bytesExpected{0};     //!< senders x message size
+    uint64_t bytesDelivered{0};    //!< in-order payload bytes at the receiver
+    uint64_t drops{0};             //!< switch buffer drops
+    uint64_t lostFrames{0};        //!< frames lost on the wire
+    uint64_t pfcPauseFrames{0};    //!< pause frames sent, all ports
+    uint64_t timeouts{0};          //!< retransmission timeouts, all senders
+    uint64_t nacks{0};             //!< NACKs sent by the receiver
+    uint64_t ecnMarks{0};          //!< CE marks by the switch
+    uint64_t cnps{0};              //!< CNPs sent, all NICs
+    Time pausedTime;               //!< time transmitters were paused by PFC, all ports
+    std::string scheme;            //!< congestion control the queue pairs ran (GetName)
+    std::string ecnMap;            //!< ECN thresholds of the switch ports, text form
+    uint64_t rateChanges{0};       //!< pacing-rate changes of the congestion control
+    uint64_t windowChanges{0};     //!< window changes of the congestion control
+    std::string bottleneck;        //!< egress port with the longest mean queue
+    uint64_t peakQueueBytes{0};    //!< its longest queue
+    double meanQueueBytes{0};      //!< its time-weighted mean queue up to lastCompletion
+    uint64_t bufferBytes{0};       //!< switch buffer size
+    uint64_t maxBufferBytes{0};    //!< peak switch buffer use
+    Time lastCompletion;           //!< completion of the last message
+    uint64_t events{0};            //!< simulator events executed
+    double wallSeconds{0};         //!< wall-clock time of the run
 };
 
 /**
@@ -79,7 +90,10 @@ struct IncastResult
  * Without a fabric file the senders and the receiver share one switch whose links have
  * the configured rate and delay. With one, the receiver is a rank of the fabric and the
  * senders are the first ranks after it, wrapping around; links keep the fabric's own
- * rates and delays. Throws InputError for a bad fabric or too few ranks.
+ * rates and delays. Congestion control is installed with InstallCongestionControl once
+ * the network is built. The queue figures are taken when the last message completes
+ * (at the end of the run if one never does). Throws InputError for a bad fabric, too
+ * few ranks or bad congestion-control settings.
  * \param config the scenario
  * \return what it measured
  */

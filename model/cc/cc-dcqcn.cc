@@ -57,15 +57,16 @@ CcDcqcn::GetTypeId()
                           MakeUintegerAccessor(&CcDcqcn::m_fastRecovery),
                           MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("RateAi",
-                          "R_AI: target-rate step of additive increase, bit/s; "
-                          "default 40 Mb/s (paper)",
-                          DataRateValue(DataRate("40Mb/s")),
+                          "R_AI: target-rate step of additive increase, bit/s; 0 (default) "
+                          "scales it with the line rate, line rate / 1000: the paper's "
+                          "40 Mb/s at its 40 Gb/s, 100 Mb/s at 100 Gb/s",
+                          DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&CcDcqcn::m_rateAi),
                           MakeDataRateChecker())
             .AddAttribute("RateHai",
-                          "R_HAI: target-rate step of hyper increase, bit/s; default "
-                          "400 Mb/s (10 R_AI, the ratio of the Mellanox and HPCC-ns3 defaults)",
-                          DataRateValue(DataRate("400Mb/s")),
+                          "R_HAI: target-rate step of hyper increase, bit/s; 0 (default) "
+                          "is 10 R_AI (the ratio of the Mellanox and HPCC-ns3 defaults)",
+                          DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&CcDcqcn::m_rateHai),
                           MakeDataRateChecker())
             .AddAttribute("MinRate",
@@ -87,6 +88,8 @@ CcDcqcn::Init(CcQueuePairView* qp)
 {
     RdmaCongestionOps::Init(qp);
     m_lineRate = qp->GetLineRateBps();
+    m_aiBps = m_rateAi.GetBitRate() > 0 ? m_rateAi.GetBitRate() : m_lineRate / 1000;
+    m_haiBps = m_rateHai.GetBitRate() > 0 ? m_rateHai.GetBitRate() : 10 * m_aiBps;
     m_rate = m_lineRate;
     m_target = m_lineRate;
     m_alpha = 1.0;
@@ -244,12 +247,12 @@ CcDcqcn::Increase()
     else if (least > m_fastRecovery)
     {
         NS_LOG_LOGIC(this << " hyper increase " << least - m_fastRecovery);
-        m_target += (least - m_fastRecovery) * m_rateHai.GetBitRate();
+        m_target += (least - m_fastRecovery) * m_haiBps;
     }
     else
     {
         NS_LOG_LOGIC(this << " additive increase");
-        m_target += m_rateAi.GetBitRate();
+        m_target += m_aiBps;
     }
     m_target = std::min(m_target, m_lineRate);
     // Round up so that R_C reaches R_T instead of stalling one bit/s below it.

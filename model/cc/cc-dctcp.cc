@@ -3,6 +3,7 @@
  */
 #include "cc-dctcp.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 
@@ -46,7 +47,15 @@ CcDctcp::GetTypeId()
                           "Rate floor, bit/s; default 100 Mb/s",
                           DataRateValue(DataRate("100Mb/s")),
                           MakeDataRateAccessor(&CcDctcp::m_minRate),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddAttribute("RateWindow",
+                          "Also keep at most rate x base RTT bytes in flight (at least one "
+                          "MTU), as TCP's congestion window does and the HPCC ns-3 "
+                          "simulator's DCTCP (VAR_WIN) does; false: pacing alone; "
+                          "default true",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CcDctcp::m_rateWindow),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -67,8 +76,21 @@ CcDctcp::Init(CcQueuePairView* qp)
     m_ackedBytes = 0;
     m_markedBytes = 0;
     m_reducing = false;
+    Apply();
+}
+
+void
+CcDctcp::Apply()
+{
     ApplyRate(m_rate);
-    ApplyWindow(0);
+    if (!m_rateWindow)
+    {
+        ApplyWindow(0);
+        return;
+    }
+    const double bytes = m_rate * m_qp->GetBaseRtt().GetSeconds() / 8;
+    ApplyWindow(
+        std::max<uint64_t>(static_cast<uint64_t>(std::llround(bytes)), m_qp->GetMtuBytes()));
 }
 
 double
@@ -130,12 +152,12 @@ CcDctcp::OnAck(const AckSample& ack)
         m_rate = std::max(floor, cut);
         m_reducing = true;
         m_reductionEnd = m_qp->GetSndNxt();
-        ApplyRate(m_rate);
+        Apply();
     }
     else if (windowEnded && !m_reducing)
     {
         m_rate = std::min(m_lineRate, m_rate + m_ai.GetBitRate());
-        ApplyRate(m_rate);
+        Apply();
     }
 }
 

@@ -21,6 +21,10 @@ namespace ns3
  * rate = rate (1 - alpha/2), and starts a reduction that lasts until everything sent
  * before the cut is acknowledged. Each window that ends outside a reduction adds
  * AiRate. The rate stays in [MinRate, line rate].
+ *
+ * With RateWindow (the default) the queue pair also keeps at most rate x base RTT in
+ * flight: the ACK clock of TCP's congestion window, without which a rate-paced sender
+ * keeps injecting at its old rate for the whole (growing) RTT that a cut takes to show.
  */
 class CcDctcp : public RdmaCongestionOps
 {
@@ -43,11 +47,15 @@ class CcDctcp : public RdmaCongestionOps
     bool InReduction() const;
 
   private:
+    /** Hand the rate, and with RateWindow the matching window, to the queue pair. */
+    void Apply();
+
     // Attributes
     double m_g;            //!< alpha gain
     double m_initialAlpha; //!< alpha before the first window ends
     DataRate m_ai;         //!< additive increase per window
     DataRate m_minRate;    //!< rate floor
+    bool m_rateWindow;     //!< bound the bytes in flight to rate x base RTT
 
     // State
     uint64_t m_lineRate{0};     //!< bit/s
