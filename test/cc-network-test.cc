@@ -162,7 +162,7 @@ TEST_F(CcNetworkTest, TwoFlowsShareTheBottleneckFairlyAndFully)
         cc.scheme = scheme;
         // TIMELY's paper steps (10 Mb/s, for 10 Gb/s links) cannot refill a 100 Gb/s link
         // after its first cut (see TimelyPaperStepsAreTooSmallAt100G); it runs with the
-        // values the HPCC simulator's run.py uses at 100 Gb/s (1 and 5 Gb/s steps,
+        // values the HPCC simulator's run.py uses at 100 Gb/s (100 and 500 Mb/s steps,
         // 1 Gb/s floor).
         if (scheme == "timely")
         {
