@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Stands in for chakra-replay in the compare tool's tests: writes the outputs a run
+writes, with figures derived from its arguments, and counts its invocations."""
+
+import json
+import os
+import sys
+
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+counter = os.environ.get("FAKE_REPLAY_COUNTER")
+if counter:
+    with open(counter, "a", encoding="utf-8") as f:
+        f.write(args["cc"] + "\n")
+if args.get("cc") == "timely" and os.environ.get("FAKE_REPLAY_FAIL_TIMELY"):
+    print("error: simulated failure", file=sys.stderr)
+    sys.exit(1)
+scale = {"none": 3.0, "dcqcn": 2.0, "hpcc": 1.0}.get(args["cc"], 1.5)
+print("progress: 1.0 ms simulated, 8/8 ranks finished, 1.0 M events/s", flush=True)
+summary = {
+    "ranks": [{"finish_ns": int(1e6 * scale) + r, "exposed_comm_ns": int(5e5 * scale)}
+              for r in range(8)],
+    "collectives": [{"start_ns": 0, "end_ns": int(1e5 * scale * (i + 1))} for i in range(4)],
+    "network": {"pfc_pause_frames": int(10 * scale), "pfc_paused_ns": 1000,
+                "peak_queue_bytes": 2048 * scale, "mean_queue_bytes": 512,
+                "ecn_marks": 7, "cnps": 3, "drops": 0},
+    "events": 1000000,
+    "wall_seconds": 0.5,
+}
+with open(args["summary"], "w", encoding="utf-8") as f:
+    json.dump(summary, f)
+if "timeseries" in args:
+    with open(args["timeseries"], "w", encoding="utf-8") as f:
+        f.write("time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames\n")
+        for t in range(5):
+            for sw in (8, 9):
+                f.write(f"{t * 1000},{sw},{int(100 * scale * t)},{int(50 * scale * t)},{t}\n")
