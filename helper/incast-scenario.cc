@@ -11,7 +11,6 @@
 #include "ns3/config.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 #include "model/fabric/fabric-loader.h"
