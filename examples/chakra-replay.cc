@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Replay a Chakra execution trace, one ns-3 application per NPU, over a fabric.
+//
+//   ./mlfabric run chakra-replay \
+//       --workload=../shared/data/astra-sim/workload/microbenchmarks/all_reduce/8npus_1MB/all_reduce
+//       \
+//       --fabric=../shared/data/astra-sim/network/analytical/Ring_8npus.yml \
+//       --system=../shared/data/astra-sim/system/native_collectives/Ring_4chunks.json
+//
+// Prints per rank the finish, compute, communication and exposed-communication times,
+// per collective its type, size, group, algorithm, start and end, and totals;
+// --csv=FILE writes the rank and collective tables as CSV, --summary=FILE as JSON.
+// Progress lines go to stderr while it runs; Ctrl-C stops it cleanly with what it has.
+
+#include "ns3/core-module.h"
+
+#include "helper/cc-options.h"
+#include "helper/example-cli.h"
+#include "helper/replay-report.h"
+#include "helper/replay-run.h"
+#include "helper/summary.h"
+#include "model/util/input-error.h"
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/** Raised by SIGINT; the replay's progress check stops the simulation. */
+std::atomic<bool> g_stop{false};
+
+/** SIGINT handler. */
+void
+OnInterrupt(int)
+{
+    g_stop.store(true);
+}
+
+int
+Main(int argc, char** argv)
+{
+    ExampleCli cli("Replay a Chakra execution trace (one ns-3 application per NPU) over a fabric");
+    cli.Add("workload", "trace prefix: rank r reads <workload>.<r>.et (required)", "");
+    cli.Add("fabric",
+            "fabric file: mlfabric YAML, ASTRA-sim network YAML or HPCC topology (required)",
+            "");
+    cli.Add("system", "ASTRA-sim system JSON (default: ring on every dimension)", "");
+    cli.Add("comm-group", "ASTRA-sim communicator-group JSON (default: none)", "");
+    cli.Add("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes", "");
+    cli.Add("backend", "network model: packet, analytical or analytical-aware", "packet");
+    cli.Add("qp-per-message",
+            "packet level: a new queue pair for every message (ASTRA-sim's ns-3 backend)",
+            "0");
+    cli.Add("mtu", "packet level: data payload per packet, bytes (64..9000)", "4096");
+    cli.Add("analytical-goodput",
+            "analytical: share of the line rate carrying payload, in (0, 1], or 'roce' for "
+            "MTU / (MTU + 82)",
+            "1");
+    cli.Add("ctrl-deps", "treat ctrl_deps as dependencies too (dangling ones are counted)", "0");
+    cli.Add("cpu-slots", "host-side operations running at once per NPU; 0 = unlimited", "1");
+    cli.Add("compute-slots", "device compute nodes running at once per NPU; 0 = unlimited", "1");
+    cli.Add(
+        "comm-slots", "device collectives and sends running at once per NPU; 0 = unlimited", "1");
+    cli.Add("stop", "simulated time limit (e.g. 10s); 0 = none", "0");
+    cli.Add("progress", "seconds of wall time between progress lines; 0 = none", "2");
+    cli.Add("collectives", "collective rows printed in the table", "40");
+    cli.Add("csv", "write the rank table here and the collectives next to it", "");
+    cli.Add("summary", "write the figures as JSON to this file", "");
+    AddCcOptions(cli);
+    const auto ccParameters = CcParametersFromArguments(argc, argv);
+    cli.Parse(argc, argv);
+
+    ReplayRunConfig config;
+    config.workload = cli.Get("workload");
+    config.network.fabricPath = cli.Get("fabric");
+    if (config.workload.empty())
+    {
+        throw InputError("--workload: required (a trace prefix; rank r reads <prefix>.<r>.et)");
+    }
+    if (config.network.fabricPath.empty())
+    {
+        throw InputError("--fabric: required (a fabric file)");
+    }
+    config.systemPath = cli.Get("system");
+    config.commGroupPath = cli.Get("comm-group");
+    config.remoteMemoryPath = cli.Get("remote-memory");
+    config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
+    config.network.qpPerMessage = cli.GetBool("qp-per-message");
+    config.network.mtu = static_cast<uint32_t>(cli.GetUint("mtu", 64, 9000));
+    config.network.analyticalGoodput =
+        cli.Get("analytical-goodput") == "roce"
+            ? static_cast<double>(config.network.mtu) / (config.network.mtu + 82)
+            : cli.GetDouble("analytical-goodput", 1e-6, 1.0);
+    const auto cc = GetCcOptions(cli, ccParameters);
+    if (cc.size() != 1)
+    {
+        throw InputError("--cc: chakra-replay runs one congestion control per run (got '" +
+                         cli.Get("cc") + "')");
+    }
+    config.network.cc = cc.front();
+    config.ctrlDeps = cli.GetBool("ctrl-deps");
+    config.cpuSlots = static_cast<uint32_t>(cli.GetUint("cpu-slots", 0, 1U << 20));
+    config.computeSlots = static_cast<uint32_t>(cli.GetUint("compute-slots", 0, 1U << 20));
+    config.commSlots = static_cast<uint32_t>(cli.GetUint("comm-slots", 0, 1U << 20));
+    config.stopTime = cli.Get("stop") == "0" ? Time(0) : cli.GetTime("stop");
+    const double progress = cli.GetDouble("progress", 0, 3600);
+    config.progress = progress > 0 ? &std::cerr : nullptr;
+    config.progressPeriod = progress > 0 ? progress : 1.0;
+    config.stopFlag = &g_stop;
+    const auto maxCollectives = cli.GetUint("collectives", 0, 1ULL << 32);
+
+    std::signal(SIGINT, OnInterrupt);
+    const ReplayResult result = RunReplay(config);
+    std::signal(SIGINT, SIG_DFL);
+
+    PrintReplayTables(std::cout, config, result, maxCollectives);
+    WriteReplayCsv(cli.Get("csv"), result);
+    WriteSummary(cli.Get("summary"), ReplayToJson(config, result));
+    if (result.completed)
+    {
+        return 0;
+    }
+    if (!result.stuck.empty())
+    {
+        throw InputError("the workload cannot finish: " + result.stuck.front() +
+                         (result.stuck.size() > 1 ? " (more above)" : ""));
+    }
+    std::cerr << "error: the replay stopped before every rank finished ("
+              << (result.interrupted ? "interrupted" : "time limit") << ")" << std::endl;
+    return 1;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    return RunMain([&] { return Main(argc, argv); });
+}

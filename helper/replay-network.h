@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_REPLAY_NETWORK_H
+#define MLFABRIC_REPLAY_NETWORK_H
+
+#include "cc-setup.h"
+#include "roce-network.h"
+
+#include "ns3/node.h"
+#include "ns3/ptr.h"
+
+#include "model/analytical/analytical-topology.h"
+#include "model/fabric/fabric-loader.h"
+#include "model/workload/network-backend.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Which network model carries a replay's messages.
+ */
+enum class ReplayBackendKind : uint8_t
+{
+    Packet,          //!< the packet-level RoCE network (RdmaNetworkBackend)
+    Analytical,      //!< ASTRA-sim's congestion-unaware analytical model
+    AnalyticalAware, //!< ASTRA-sim's congestion-aware analytical model
+};
+
+/**
+ * \param name "packet", "analytical" or "analytical-aware"
+ * \return the kind; throws InputError "--backend: ..." for another name
+ */
+ReplayBackendKind ParseReplayBackendKind(const std::string& name);
+
+/** \param kind a backend \return its command-line name */
+std::string ToString(ReplayBackendKind kind);
+
+/**
+ * \ingroup mlfabric
+ * How to build the network of a replay.
+ */
+struct ReplayNetworkConfig
+{
+    std::string fabricPath;                               //!< any format LoadFabric reads
+    ReplayBackendKind backend{ReplayBackendKind::Packet}; //!< the model
+    uint32_t mtu{4096};                                   //!< packet level: payload per packet
+    bool qpPerMessage{false};                             //!< packet level: one QP per message
+    CcSettings cc;                                        //!< packet level: congestion control
+    double analyticalGoodput{1.0}; //!< analytical: share of the line rate carrying payload
+};
+
+/**
+ * \ingroup mlfabric
+ * A built network: the backend the replay talks to, the ns-3 node of every rank, and
+ * the dimensions collectives are decomposed over.
+ */
+struct ReplayNetwork
+{
+    LoadedFabric fabric;                      //!< the fabric as read
+    Ptr<NetworkBackend> backend;              //!< the workload-network seam
+    std::vector<Ptr<Node>> rankNodes;         //!< node hosting each rank's application
+    std::vector<uint32_t> physicalDimensions; //!< NPUs per dimension, lowest first
+    std::unique_ptr<RoceNetwork> roce;        //!< packet level only
+    CcInstallation cc;                        //!< packet level only: what was installed
+    std::string description;                  //!< one line for the report
+};
+
+/**
+ * \ingroup mlfabric
+ * The analytical view of a fabric: an ASTRA-sim network file as ASTRA-sim reads it
+ * (with its bandwidths scaled by \p goodput), or a fabric of Ring, FullyConnected and
+ * Switch dimensions, each taking the rate and delay of its links. Throws InputError
+ * naming the file and dimension when a dimension is of another kind (Clos, fat tree,
+ * rail) or the fabric has no dimensions.
+ * \param loaded the fabric
+ * \param path its file
+ * \param goodput share of the line rate that carries payload, in (0, 1]
+ * \return the topology
+ */
+AnalyticalTopology MakeReplayAnalyticalTopology(const LoadedFabric& loaded,
+                                                const std::string& path,
+                                                double goodput);
+
+/**
+ * \ingroup mlfabric
+ * The dimensions collectives are decomposed over: the fabric's when their sizes
+ * multiply to its NPU count, else one dimension of every NPU.
+ * \param fabric the fabric
+ * \return NPUs per dimension, lowest first
+ */
+std::vector<uint32_t> ReplayPhysicalDimensions(const Fabric& fabric);
+
+/**
+ * \ingroup mlfabric
+ * Read the fabric and build the chosen backend over it. At packet level the fabric is
+ * installed (InstallFabric) with the configured MTU, congestion control and queue-pair
+ * mode, and each rank's application will live on its NPU's node; the analytical
+ * backends get plain nodes. Throws InputError for a bad fabric or settings.
+ * \param config what to build
+ * \return the network
+ */
+ReplayNetwork BuildReplayNetwork(const ReplayNetworkConfig& config);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_REPLAY_NETWORK_H */

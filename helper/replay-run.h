@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_REPLAY_RUN_H
+#define MLFABRIC_REPLAY_RUN_H
+
+#include "replay-network.h"
+
+#include "ns3/nstime.h"
+
+#include "model/workload/collective-type.h"
+#include "model/workload/replay/replay-rank-stats.h"
+#include "model/workload/replay/replay-trace-check.h"
+#include "model/workload/system-config.h"
+
+#include <atomic>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * A Chakra replay to run: workload, network, system and options.
+ */
+struct ReplayRunConfig
+{
+    std::string workload;            //!< prefix: rank r reads <workload>.<r>.et
+    ReplayNetworkConfig network;     //!< fabric and backend
+    std::string systemPath;          //!< ASTRA-sim system JSON; empty: ring on every dimension
+    std::string commGroupPath;       //!< communicator-group JSON; empty or "...empty...": none
+    std::string remoteMemoryPath;    //!< remote-memory JSON; empty: none
+    bool ctrlDeps{false};            //!< ctrl_deps are dependencies too
+    uint32_t cpuSlots{1};            //!< host-side operations at once (0 = unlimited)
+    uint32_t computeSlots{1};        //!< device compute nodes at once (0 = unlimited)
+    uint32_t commSlots{1};           //!< device collectives and sends at once (0 = unlimited)
+    Time stopTime;                   //!< simulated time limit; zero: none
+    std::ostream* progress{nullptr}; //!< progress lines go here, if set
+    double progressPeriod{2.0};      //!< wall seconds between progress lines
+    const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run when it becomes true
+};
+
+/**
+ * \ingroup mlfabric
+ * One collective of a replay, as its ranks ran it.
+ */
+struct ReplayCollectiveRecord
+{
+    uint32_t id{0};                                 //!< in issue order
+    CollectiveType type{CollectiveType::AllReduce}; //!< the collective
+    uint64_t bytes{0};                              //!< comm_size
+    std::string group;                              //!< pg_name; "" all ranks
+    uint64_t sequence{0};                           //!< its place on the group
+    uint32_t ranks{0};                              //!< ranks of the group
+    uint32_t finishedRanks{0};                      //!< ranks it finished on
+    std::string algorithm;                          //!< DescribeCollectiveAlgorithm
+    uint32_t chunks{0};                             //!< chunks it was split into
+    Time start;                                     //!< the first rank issued it
+    Time end;                                       //!< it finished on the last rank
+};
+
+/**
+ * \ingroup mlfabric
+ * What a replay measured.
+ */
+struct ReplayResult
+{
+    std::vector<ReplayRankStats> ranks;              //!< per rank
+    std::vector<ReplayCollectiveRecord> collectives; //!< per collective, by id
+    ReplayNotes notes;                               //!< nodes replayed by their duration
+    std::vector<std::string> warnings;               //!< ignored configuration keys
+    std::vector<std::string> stuck;                  //!< why unfinished ranks could not go on
+    bool completed{false};                           //!< every rank finished
+    bool interrupted{false};                         //!< stopped by the stop flag
+    bool timedOut{false};                            //!< stopped by the time limit
+    Time simulated;                                  //!< last rank's finish, or the stop time
+    uint64_t events{0};                              //!< simulator events of the replay
+    double wallSeconds{0};                           //!< wall-clock time of the simulation
+    uint64_t nodes{0};                               //!< nodes of all ranks
+    uint64_t networkDeliveredBytes{0};               //!< payload the network delivered
+    std::string network;                             //!< description of the network
+    std::string system;                              //!< description of the system configuration
+    std::string fabricName;                          //!< the fabric's name
+
+    /** \return bytes sent by all ranks */
+    uint64_t GetBytesSent() const;
+    /** \return bytes received by all ranks */
+    uint64_t GetBytesReceived() const;
+};
+
+/**
+ * \ingroup mlfabric
+ * The system configuration used without --system: ASTRA-sim's defaults with a ring
+ * for every collective on every dimension.
+ * \param dimensions number of network dimensions
+ * \return the configuration
+ */
+SystemConfig DefaultReplaySystemConfig(size_t dimensions);
+
+/**
+ * \ingroup mlfabric
+ * Build the network, load every rank's trace, replay the workload with one
+ * EtReplayApp per NPU and tear the simulation down.
+ *
+ * Throws InputError before the simulation starts for any bad input (trace, fabric,
+ * system, groups, remote memory, or a rank count that differs from the fabric's NPU
+ * count), and during it for traces that diverge. A run that cannot finish (ranks wait
+ * for each other) returns with completed false and the reasons in stuck.
+ * \param config the run
+ * \return what it measured
+ */
+ReplayResult RunReplay(const ReplayRunConfig& config);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_REPLAY_RUN_H */

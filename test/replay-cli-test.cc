@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The chakra-replay example end to end: its table, CSV and JSON summary, and one line
+// "error: ..." with exit status 2 for every kind of bad input.
+
+#include "program-run.h"
+#include "replay-test-support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::replaytest;
+
+namespace
+{
+
+const std::string kMicro = kAstra + "workload/microbenchmarks/";
+const std::string kRing4 = kAstra + "network/analytical/Ring_4npus.yml";
+const std::string kChunks4 = kAstra + "system/native_collectives/Ring_4chunks.json";
+
+ProgramRun
+Replay(const std::string& args)
+{
+    return RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) + "/chakra-replay --progress=0 " + args);
+}
+
+/** \return the lines of a text file */
+std::vector<std::string>
+Lines(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+    {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+/** Expect exit status 2 and a single "error: ..." line containing \p parts. */
+void
+ExpectError(const ProgramRun& run, std::initializer_list<std::string> parts)
+{
+    EXPECT_EQ(run.status, 2) << run.output;
+    EXPECT_EQ(run.output.rfind("error: ", 0), 0u) << run.output;
+    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+    for (const auto& part : parts)
+    {
+        EXPECT_NE(run.output.find(part), std::string::npos)
+            << "output lacks \"" << part << "\": " << run.output;
+    }
+}
+
+/** A valid 4-rank all-reduce workload in \p dir; \return its prefix. */
+std::string
+GoodWorkload(const ettest::ScratchDir& dir)
+{
+    const std::string prefix = dir.File("w");
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        WriteRank(
+            prefix, r, {Compute(1, 2), Collective(2, EtCollectiveType::ALL_REDUCE, 1 << 16, {1})});
+    }
+    return prefix;
+}
+
+} // namespace
+
+TEST(ReplayCli, TablesCsvAndSummary)
+{
+    ettest::ScratchDir dir;
+    const std::string summary = dir.File("summary.json");
+    const std::string csv = dir.File("out.csv");
+    const ProgramRun run =
+        Replay("--workload=" + kMicro + "all_reduce/4npus_1MB/all_reduce" + " --fabric=" + kRing4 +
+               " --system=" + kChunks4 + " --summary=" + summary + " --csv=" + csv);
+    ASSERT_EQ(run.status, 0) << run.output;
+    for (const char* text :
+         {"finish(us)", "exposed(us)", "ALL_REDUCE", "ring", "events per second", "completed"})
+    {
+        EXPECT_NE(run.output.find(text), std::string::npos) << text;
+    }
+
+    std::ifstream in(summary);
+    const auto json = nlohmann::json::parse(in);
+    for (const char* key : {"ranks", "collectives", "events", "wall_seconds", "simulated_ns"})
+    {
+        EXPECT_TRUE(json.contains(key)) << key;
+    }
+    ASSERT_EQ(json["ranks"].size(), 4u);
+    for (const auto& rank : json["ranks"])
+    {
+        EXPECT_TRUE(rank.contains("finish_ns"));
+        EXPECT_TRUE(rank.contains("exposed_comm_ns"));
+        EXPECT_GT(rank["finish_ns"].get<double>(), 0);
+        // No compute in the trace: all of the communication is exposed.
+        EXPECT_EQ(rank["exposed_comm_ns"], rank["finish_ns"]);
+        EXPECT_EQ(rank["bytes_sent"].get<uint64_t>(), 4u * 6 * 65536);
+    }
+    ASSERT_EQ(json["collectives"].size(), 1u);
+    const auto& c = json["collectives"][0];
+    EXPECT_EQ(c["type"], "ALL_REDUCE");
+    EXPECT_EQ(c["bytes"].get<uint64_t>(), 1048576u);
+    EXPECT_EQ(c["group"], "all");
+    EXPECT_EQ(c["algorithm"], "ring");
+    EXPECT_EQ(c["chunks"].get<uint32_t>(), 4u);
+    EXPECT_EQ(c["start_ns"].get<double>(), 0.0);
+    EXPECT_EQ(c["end_ns"], json["ranks"][0]["finish_ns"]);
+    EXPECT_GT(json["events"].get<uint64_t>(), 0u);
+
+    const auto ranks = Lines(csv);
+    ASSERT_EQ(ranks.size(), 5u);
+    EXPECT_EQ(ranks[0].rfind("rank,finished,finish_ns,", 0), 0u) << ranks[0];
+    const auto collectives = Lines(dir.File("out.collectives.csv"));
+    ASSERT_EQ(collectives.size(), 2u);
+    EXPECT_EQ(collectives[1].rfind("0,ALL_REDUCE,1048576,all,0,4,4,ring,4,0.000,", 0), 0u)
+        << collectives[1];
+}
+
+TEST(ReplayCli, SameInputsSameOutputs)
+{
+    ettest::ScratchDir dir;
+    std::string outputs[2];
+    for (auto& out : outputs)
+    {
+        const std::string csv = dir.File("run.csv");
+        const ProgramRun run =
+            Replay("--workload=" + kMicro + "all_to_all/8npus_1MB/all_to_all" +
+                   " --fabric=" + kAstra + "network/analytical/Ring_8npus.yml" + " --csv=" + csv);
+        ASSERT_EQ(run.status, 0) << run.output;
+        std::ifstream in(csv);
+        std::stringstream text;
+        text << in.rdbuf();
+        out = text.str();
+    }
+    EXPECT_EQ(outputs[0], outputs[1]);
+}
+
+TEST(ReplayCli, MalformedTracesExitWithStatusTwo)
+{
+    ettest::ScratchDir dir;
+    const std::string prefix = GoodWorkload(dir);
+    const std::string args = "--workload=" + prefix + " --fabric=" + kRing4;
+    ASSERT_EQ(Replay(args).status, 0);
+    const std::string rank1 = EtRankFilePath(prefix, 1);
+    const std::string good = ettest::ReadBytes(rank1);
+
+    ettest::WriteBytes(rank1, good.substr(0, good.size() - 3));
+    ExpectError(Replay(args), {rank1, "truncated"});
+
+    ettest::WriteBytes(rank1, good + std::string(6, '\xff'));
+    ExpectError(Replay(args), {rank1, "varint"});
+
+    WriteRank(prefix, 1, {Compute(1, 2, {2}), Compute(2, 2, {1})});
+    ExpectError(Replay(args), {rank1, "cycle"});
+
+    WriteRank(prefix, 1, {Compute(1, 2), Compute(1, 3)});
+    ExpectError(Replay(args), {rank1, "duplicate", "1"});
+
+    WriteRank(prefix, 1, {Compute(1, 2, {99})});
+    ExpectError(Replay(args), {rank1, "99"});
+
+    ettest::WriteBytes(rank1, good);
+    std::remove(EtRankFilePath(prefix, 2).c_str());
+    ExpectError(Replay(args), {EtRankFilePath(prefix, 2)});
+}
+
+TEST(ReplayCli, BadRunsExitWithStatusTwo)
+{
+    ettest::ScratchDir dir;
+    const std::string prefix = GoodWorkload(dir);
+    const std::string workload = "--workload=" + prefix;
+
+    ExpectError(Replay("--fabric=" + kRing4), {"--workload"});
+    ExpectError(Replay(workload), {"--fabric"});
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --backend=fluid"), {"--backend"});
+    ExpectError(Replay(workload + " --fabric=" + dir.File("none.yml")), {"none.yml"});
+    ExpectError(Replay(workload + " --fabric=" + kAstra + "network/analytical/Ring_8npus.yml"),
+                {"Ring_8npus.yml", "8 NPUs", "4 ranks"});
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --cc=warp"), {"--cc"});
+    const std::string groups = dir.File("groups.json");
+    WriteText(groups, "{\"1\": [0, 9]}");
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --comm-group=" + groups),
+                {"groups.json", "9"});
+
+    // A collective on an unknown group, and one without comm_size.
+    WriteRank(prefix, 3, {Collective(5, EtCollectiveType::ALL_REDUCE, 64, {}, "42")});
+    ExpectError(Replay(workload + " --fabric=" + kRing4), {"w.3.et", "node 5", "42"});
+    EtNode sizeless = Collective(6, EtCollectiveType::ALL_REDUCE, 0);
+    sizeless.present &= ~ET_COMM_SIZE;
+    WriteRank(prefix, 3, {sizeless});
+    ExpectError(Replay(workload + " --fabric=" + kRing4), {"w.3.et", "node 6", "comm_size"});
+
+    // Traces that wait for each other forever.
+    WriteRank(prefix, 3, {Receive(7, 0, 64, 1)});
+    const ProgramRun stuck = Replay(workload + " --fabric=" + kRing4 + " --backend=analytical");
+    EXPECT_EQ(stuck.status, 2) << stuck.output;
+    EXPECT_NE(stuck.output.find("error: the workload cannot finish: rank 0"), std::string::npos)
+        << stuck.output;
+    EXPECT_NE(stuck.output.find("stuck: 1 receive(s) of rank 0 -> rank 3 tag 1 wait for a send"),
+              std::string::npos)
+        << stuck.output;
+}
