@@ -162,6 +162,8 @@ TEST_F(DataPlaneTest, IncastWithPfcIsLossless)
         EXPECT_EQ(r.drops, 0u) << senders;
         EXPECT_EQ(r.bytesDelivered, r.bytesExpected) << senders;
         EXPECT_GT(r.pfcPauseFrames, 0u) << senders;
+        // Nothing is lost, so no retransmission timer may fire.
+        EXPECT_EQ(r.timeouts, 0u) << senders;
         EXPECT_LE(r.maxBufferBytes, r.bufferBytes) << senders;
         for (const auto& f : r.flows)
         {

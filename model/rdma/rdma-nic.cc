@@ -376,6 +376,12 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     frame.priority = qp.m_priority;
     frame.payload = payload;
 
+    // Nothing was in flight: the timer measures from this packet, not from a deadline
+    // left over from data acknowledged earlier.
+    if (qp.m_sndUna >= qp.m_sentHigh)
+    {
+        qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
+    }
     if (qp.m_sndNxt < qp.m_sentHigh)
     {
         const uint64_t again = std::min<uint64_t>(payload, qp.m_sentHigh - qp.m_sndNxt);
