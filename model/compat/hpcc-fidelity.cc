@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "hpcc-fidelity.h"
+
+#include "attribute-default.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include "model/link/roce-wire.h"
+#include "model/util/input-error.h"
+
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HpccFidelity");
+
+HpccFidelity
+ParseHpccFidelity(const std::string& text, const std::string& what)
+{
+    if (text == "faithful")
+    {
+        return HpccFidelity::Faithful;
+    }
+    if (text == "peer")
+    {
+        return HpccFidelity::Peer;
+    }
+    throw InputError(what + ": must be faithful or peer (got '" + text + "')");
+}
+
+std::string
+HpccFidelityName(HpccFidelity fidelity)
+{
+    return fidelity == HpccFidelity::Peer ? "peer" : "faithful";
+}
+
+void
+ApplyHpccFidelity(HpccFidelity fidelity, uint8_t dataPriority, Time stopTime)
+{
+    NS_LOG_FUNCTION(HpccFidelityName(fidelity) << unsigned(dataPriority) << stopTime);
+    const std::vector<std::pair<std::string, Ptr<const AttributeValue>>> peer = {
+        {"ns3::RocePort::PauseExpires", Create<BooleanValue>(false)},
+        {"ns3::RdmaNic::ControlPriority", Create<UintegerValue>(dataPriority)},
+        {"ns3::RdmaNic::NackRetryInterval", Create<TimeValue>(MicroSeconds(500))},
+        {"ns3::RdmaNic::RetransmitTimeout", Create<TimeValue>(stopTime + Seconds(1))},
+        {"ns3::SharedBufferMmu::ReservedBytes", Create<UintegerValue>(4096)},
+        {"ns3::SharedBufferMmu::ResumeOffsetBytes", Create<UintegerValue>(3072)},
+    };
+    for (const auto& [path, value] : peer)
+    {
+        if (fidelity == HpccFidelity::Peer)
+        {
+            Config::SetDefault(path, *value);
+        }
+        else
+        {
+            ResetAttributeDefault(path);
+        }
+    }
+    wire::SetFormat(fidelity == HpccFidelity::Peer ? wire::Format::HpccPeer : wire::Format::RoceV2);
+}
+
+} // namespace ns3
