@@ -85,10 +85,10 @@ TEST_F(CcIncastTest, EverySchemeBeatsPfcAlone)
         EXPECT_LT(r.pfcPauseFrames, none.pfcPauseFrames) << scheme;
         if (scheme == "timely")
         {
-            // TIMELY updates once per RTT: its first update waits for the ACK of what was
-            // sent when its first sample arrived, about 170 us into the incast, while the
-            // queue reaches the pause threshold at 120 us. Its peak is PFC's.
-            EXPECT_LE(r.peakQueueBytes, none.peakQueueBytes) << scheme;
+            // TIMELY sees congestion only as a rising RTT, so the queue has to build
+            // before its first cut (per 64 KiB segment): its peak stays below PFC's,
+            // though not by half.
+            EXPECT_LT(r.peakQueueBytes, none.peakQueueBytes) << scheme;
         }
         else
         {

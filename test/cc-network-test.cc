@@ -187,14 +187,14 @@ TEST_F(CcNetworkTest, TwoFlowsShareTheBottleneckFairlyAndFully)
 TEST_F(CcNetworkTest, TimelyPaperStepsAreTooSmallAt100G)
 {
     // When the second flow joins, the RTT gradient cuts both to the 100 Mb/s floor. From
-    // there each RTT adds 10 Mb/s, and at that rate an RTT is one 4 KB packet: the rate
-    // grows by e only every 3.3 ms (33.4 kbit / 10 Mb/s).
+    // there each update adds 10 Mb/s, and at that rate a 64 KiB segment takes 5 ms: the
+    // flows stay far below the link for the whole run.
     CcSettings cc;
     cc.scheme = "timely";
     const SharedLink r = RunSharedLink(cc, kSecondStart, MilliSeconds(10), kSample);
     std::cout << "timely (paper defaults): " << r.gbps[0] << " + " << r.gbps[1]
               << " Gb/s, utilisation " << r.utilisation << std::endl;
-    EXPECT_LT(r.utilisation, 0.1);
+    EXPECT_LT(r.utilisation, 0.2);
 }
 
 /** ECN marks at a 100 Gb/s bottleneck under PFC alone, with the given map. */

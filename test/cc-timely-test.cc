@@ -26,6 +26,9 @@ class TimelyTest : public testing::Test
     SetUp() override
     {
         cc = CreateObject<CcTimely>();
+        // One update per round trip (the HPCC simulator's reading); per-segment updates
+        // have their own test.
+        cc->SetAttribute("SegmentBytes", UintegerValue(0));
         cc->Init(&qp);
     }
 
@@ -139,3 +142,18 @@ TEST_F(TimelyTest, NeverAboveLineRate)
 }
 
 } // namespace
+
+// The paper's completion events: an update per 16 KiB acknowledged, whatever the RTT.
+TEST(TimelySegments, UpdatesOncePerSegment)
+{
+    FakeQueuePair qp;
+    Ptr<CcTimely> cc = CreateObject<CcTimely>();
+    cc->SetAttribute("SegmentBytes", UintegerValue(16384));
+    cc->Init(&qp);
+    cc->OnAck(qp.Deliver(10000, MicroSeconds(100))); // first sample
+    cc->OnAck(qp.Deliver(10000, MicroSeconds(120))); // 20000 acked: < 10000 + 16384
+    EXPECT_EQ(qp.rate, 100e9);
+    cc->OnAck(qp.Deliver(10000, MicroSeconds(120))); // 30000: a segment since the sample
+    EXPECT_EQ(qp.rate, 30e9); // rtt_diff 17.5 us: 100 G (1 - 0.8 x 0.875)
+    Simulator::Destroy();
+}

@@ -80,6 +80,7 @@ ApplyHpccNs3(uint64_t hostRateBps)
     SetCcParameter("timely", "THigh", "500us");
     SetCcParameter("timely", "MinRtt", "20us");
     SetCcParameter("timely", "MinRate", minRate);
+    SetCcParameter("timely", "SegmentBytes", "0"); // RdmaHw updates once per round trip
     // dctcp: g = 1/16, ai 615 Mb/s (one 1 KB MTU per 13 us RTT).
     SetCcParameter("dctcp", "Gain", "0.0625");
     SetCcParameter("dctcp", "AiRate", "615Mb/s");
@@ -119,6 +120,7 @@ ApplyAstraSimNs3()
     SetCcParameter("timely", "THigh", "500us");
     SetCcParameter("timely", "MinRtt", "20us");
     SetCcParameter("timely", "MinRate", minRate);
+    SetCcParameter("timely", "SegmentBytes", "0"); // RdmaHw updates once per round trip
     // The peer's DCTCP shares EWMA_GAIN with DCQCN.
     SetCcParameter("dctcp", "Gain", gain);
     SetCcParameter("dctcp", "AiRate", "1000Mb/s");

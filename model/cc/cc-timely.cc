@@ -63,6 +63,13 @@ CcTimely::GetTypeId()
                           TimeValue(MicroSeconds(500)),
                           MakeTimeAccessor(&CcTimely::m_tHigh),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("SegmentBytes",
+                          "The rate is updated once per this many acknowledged bytes, the "
+                          "paper's completion events of 16-64 KB segments; 0 updates once "
+                          "per round trip, as the HPCC ns-3 simulator does; default 64 KiB",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&CcTimely::m_segmentBytes),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("MinRtt",
                           "minRTT: normalises the RTT gradient; >= 1 ns; default 20 us",
                           TimeValue(MicroSeconds(20)),
@@ -129,9 +136,10 @@ CcTimely::OnAck(const AckSample& ack)
     }
     if (m_havePrev && ack.ackedSeq <= m_lastUpdateSeq)
     {
-        return; // one update per RTT
+        return; // one update per segment, or per round trip
     }
-    m_lastUpdateSeq = m_qp->GetSndNxt();
+    m_lastUpdateSeq =
+        m_segmentBytes > 0 ? ack.ackedSeq + m_segmentBytes - 1 : m_qp->GetSndNxt();
     const Time rtt = ack.rtt;
     if (!m_havePrev)
     {

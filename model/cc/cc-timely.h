@@ -70,6 +70,7 @@ class CcTimely : public RdmaCongestionOps
     bool m_havePrev{false};      //!< m_prevRtt is valid
     uint32_t m_increases{0};     //!< increases in a row
     uint64_t m_lastUpdateSeq{0}; //!< next update when an ACK passes it
+    uint64_t m_segmentBytes{0};  //!< acknowledged bytes between updates; 0 = per RTT
 };
 
 } // namespace ns3
