@@ -1,0 +1,140 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The hpcc-compat example end to end: one-line errors with exit status 2 on bad input,
+// the loud warning for a CC_MODE without a scheme, and the JSON summary.
+
+#include "program-run.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+const std::string kData = std::string(MLFABRIC_SHARED_DIR) + "/data/hpcc/";
+
+ProgramRun
+Execute(const std::string& args)
+{
+    return RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) + "/hpcc-compat --progress=0 " + args);
+}
+
+std::string
+Write(const std::string& name, const std::string& text)
+{
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+/** A small DCQCN configuration on the example topology, with \p ccMode. */
+std::string
+Config(const std::string& name, const std::string& ccMode)
+{
+    return Write(name,
+                 "TOPOLOGY_FILE " + kData +
+                     "topology.txt\n"
+                     "FLOW_FILE hpcc-cli-flows.txt\n"
+                     "CC_MODE " +
+                     ccMode +
+                     "\n"
+                     "RP_TIMER 300\nEWMA_GAIN 0.00390625\nRATE_AI 20Mb/s\nRATE_HAI 200Mb/s\n"
+                     "HAS_WIN 0\nMULTI_RATE 0\nSIMULATOR_STOP_TIME 3\n"
+                     "QLEN_MON_START 2000000000\nQLEN_MON_END 2000000000\n"
+                     "KMAX_MAP 1 100000000000 1600\nKMIN_MAP 1 100000000000 400\n"
+                     "PMAX_MAP 1 100000000000 0.2\n");
+}
+
+/** \return the lines of \p text that start with \p prefix */
+std::vector<std::string>
+LinesStartingWith(const std::string& text, const std::string& prefix)
+{
+    std::vector<std::string> found;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+    {
+        if (line.rfind(prefix, 0) == 0)
+        {
+            found.push_back(line);
+        }
+    }
+    return found;
+}
+
+} // namespace
+
+TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
+{
+    Write("hpcc-cli-flows.txt", "1\n2 1 3 100 10000 2.0\n");
+    const std::string good = Config("hpcc-cli-good.txt", "1");
+    const std::string badKey = Write("hpcc-cli-badkey.txt", "ENABLE_QCN 1\n\nCC_MODE three\n");
+    const std::string badFlows = Write("hpcc-cli-badflows.txt", "1\n2 1 8 100 10000 2.0\n");
+    const std::string noTopology = Write("hpcc-cli-notopo.txt", "TOPOLOGY_FILE mix/nowhere.txt\n");
+    const std::pair<std::string, std::string> cases[] = {
+        {"", "error: --config: required"},
+        {"--config=/nonexistent/config.txt",
+         "error: /nonexistent/config.txt: cannot open the configuration file"},
+        {"--config=" + badKey, "error: " + badKey + ":3: CC_MODE: not a whole number"},
+        {"--config=" + good + " --fidelity=exact", "error: --fidelity: must be faithful or peer"},
+        {"--config=" + good + " --flows=" + badFlows,
+         "error: " + badFlows + ":2: pg: must be at most 7"},
+        {"--config=" + noTopology,
+         "error: " + noTopology + ":1: TOPOLOGY_FILE mix/nowhere.txt: no such file"},
+        {"--config=" + good + " --buckets=0", "error: --buckets"},
+        {"--config=" + good + " --speed=fast", "error: "},
+    };
+    for (const auto& [args, message] : cases)
+    {
+        const ProgramRun run = Execute(args);
+        EXPECT_EQ(run.status, 2) << args << "\n" << run.output;
+        const auto errors = LinesStartingWith(run.output, "error: ");
+        ASSERT_EQ(errors.size(), 1u) << args << "\n" << run.output;
+        EXPECT_EQ(errors[0].rfind(message, 0), 0u) << args << " -> " << errors[0];
+    }
+}
+
+TEST(HpccCli, ModeWithoutSchemeWarnsAndTheSummaryTellsIt)
+{
+    Write("hpcc-cli-flows.txt", "1\n2 1 3 100 10000 2.0\n");
+    const std::string config = Config("hpcc-cli-cc12.txt", "12");
+    const std::string summary = testing::TempDir() + "hpcc-cli-summary.json";
+    const ProgramRun run = Execute("--config=" + config + " --out-dir=" + testing::TempDir() +
+                                   " --fidelity=peer --summary=" + summary);
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto warnings = LinesStartingWith(run.output, "warning: ");
+    ASSERT_FALSE(warnings.empty());
+    EXPECT_NE(warnings[0].find(config + ":3: CC_MODE 12 names no congestion control"),
+              std::string::npos)
+        << warnings[0];
+    EXPECT_NE(run.output.find("CC_MODE 12 -> none"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("events per second"), std::string::npos);
+
+    std::ifstream in(summary);
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["cc_mode"], 12);
+    EXPECT_EQ(j["cc_scheme"], "none");
+    EXPECT_EQ(j["cc_exact"], false);
+    EXPECT_EQ(j["fidelity"], "peer");
+    EXPECT_EQ(j["flows"], 1);
+    EXPECT_EQ(j["flows_completed"], 1);
+    EXPECT_EQ(j["bytes"], 10000);
+    for (const char* key : {"slowdown",
+                            "slowdown_by_size",
+                            "pfc_pauses",
+                            "events",
+                            "wall_seconds",
+                            "peak_rss_mib",
+                            "fct_file",
+                            "max_rtt_ns"})
+    {
+        EXPECT_TRUE(j.contains(key)) << key;
+    }
+    EXPECT_EQ(j["slowdown"]["flows"], 1);
+    EXPECT_EQ(j["max_rtt_ns"], 4160);
+}
