@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -51,7 +52,10 @@ Main(int argc, char** argv)
             "fabric file: mlfabric YAML, ASTRA-sim network YAML or HPCC topology (required)",
             "");
     cli.Add("system", "ASTRA-sim system JSON (default: ring on every dimension)", "");
-    cli.Add("comm-group", "ASTRA-sim communicator-group JSON (default: none)", "");
+    cli.Add("comm-group",
+            "ASTRA-sim communicator-group JSON (default: <workload>.comm-groups.json if it "
+            "exists, as et-gen writes it; 'empty' for none)",
+            "");
     cli.Add("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes", "");
     cli.Add("backend", "network model: packet, analytical or analytical-aware", "packet");
     cli.Add("qp-per-message",
@@ -70,6 +74,10 @@ Main(int argc, char** argv)
     cli.Add("stop", "simulated time limit (e.g. 10s); 0 = none", "0");
     cli.Add("progress", "seconds of wall time between progress lines; 0 = none", "2");
     cli.Add("collectives", "collective rows printed in the table", "40");
+    cli.Add("astra-log",
+            "also print ASTRA-sim's per-rank lines: sys[i] finished, T cycles, exposed "
+            "communication E cycles",
+            "0");
     cli.Add("csv", "write the rank table here and the collectives next to it", "");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddCcOptions(cli);
@@ -89,6 +97,14 @@ Main(int argc, char** argv)
     }
     config.systemPath = cli.Get("system");
     config.commGroupPath = cli.Get("comm-group");
+    if (!cli.IsSet("comm-group"))
+    {
+        const std::string beside = config.workload + ".comm-groups.json";
+        if (std::ifstream(beside).good())
+        {
+            config.commGroupPath = beside;
+        }
+    }
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
     config.network.qpPerMessage = cli.GetBool("qp-per-message");
@@ -120,8 +136,16 @@ Main(int argc, char** argv)
     std::signal(SIGINT, SIG_DFL);
 
     PrintReplayTables(std::cout, config, result, maxCollectives);
+    if (cli.GetBool("astra-log"))
+    {
+        std::cout << "\n";
+        PrintAstraSimLines(std::cout, result);
+    }
     WriteReplayCsv(cli.Get("csv"), result);
-    WriteSummary(cli.Get("summary"), ReplayToJson(config, result));
+    if (!cli.Get("summary").empty())
+    {
+        WriteSummary(cli.Get("summary"), ReplayToJson(config, result));
+    }
     if (result.completed)
     {
         return 0;

@@ -103,7 +103,8 @@ PrintReplayTables(std::ostream& out,
     out << "chakra-replay: " << config.workload << " (" << r.ranks.size() << " ranks, " << r.nodes
         << " nodes) on " << r.fabricName << "\n";
     out << "network: " << r.network << "\n";
-    out << "system:  " << r.system << "\n\n";
+    out << "system:  " << r.system << "\n";
+    out << "groups:  " << r.groups << "\n\n";
 
     out << Format("%6s %14s %14s %14s %14s %14s %14s %14s\n",
                   "rank",
@@ -203,6 +204,21 @@ PrintReplayTables(std::ostream& out,
     out.flush();
 }
 
+void
+PrintAstraSimLines(std::ostream& out, const ReplayResult& result)
+{
+    for (const auto& s : result.ranks)
+    {
+        if (s.finished)
+        {
+            out << "sys[" << s.rank << "] finished, " << s.finish.GetNanoSeconds()
+                << " cycles, exposed communication " << s.GetAstraExposedComm().GetNanoSeconds()
+                << " cycles.\n";
+        }
+    }
+    out.flush();
+}
+
 nlohmann::json
 ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
 {
@@ -229,20 +245,23 @@ ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
                          {"bytes_received", s.bytesReceived},
                          {"dangling_ctrl_deps", s.danglingCtrlDeps}});
     }
+    // Built field by field: an initializer list would copy every object once more,
+    // which matters for traces of hundreds of thousands of collectives.
     nlohmann::json collectives = nlohmann::json::array();
     for (const auto& c : r.collectives)
     {
-        collectives.push_back({{"id", c.id},
-                               {"type", ToString(c.type)},
-                               {"bytes", c.bytes},
-                               {"group", GroupName(c.group)},
-                               {"sequence", c.sequence},
-                               {"ranks", c.ranks},
-                               {"finished_ranks", c.finishedRanks},
-                               {"algorithm", c.algorithm},
-                               {"chunks", c.chunks},
-                               {"start_ns", Ns(c.start)},
-                               {"end_ns", Ns(c.end)}});
+        nlohmann::json& j = collectives.emplace_back(nlohmann::json::object());
+        j["id"] = c.id;
+        j["type"] = ToString(c.type);
+        j["bytes"] = c.bytes;
+        j["group"] = GroupName(c.group);
+        j["sequence"] = c.sequence;
+        j["ranks"] = c.ranks;
+        j["finished_ranks"] = c.finishedRanks;
+        j["algorithm"] = c.algorithm;
+        j["chunks"] = c.chunks;
+        j["start_ns"] = Ns(c.start);
+        j["end_ns"] = Ns(c.end);
     }
     nlohmann::json notes = nlohmann::json::object();
     for (const auto& [what, count] : r.notes)
@@ -254,6 +273,7 @@ ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
             {"backend", ToString(config.network.backend)},
             {"network", r.network},
             {"system", r.system},
+            {"groups", r.groups},
             {"ctrl_deps", config.ctrlDeps},
             {"outcome", Outcome(r)},
             {"completed", r.completed},

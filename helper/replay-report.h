@@ -31,6 +31,16 @@ void PrintReplayTables(std::ostream& out,
 
 /**
  * \ingroup mlfabric
+ * Print one line per rank the way ASTRA-sim 2.0 reports a finished system:
+ * "sys[<rank>] finished, <T> cycles, exposed communication <T - compute> cycles."
+ * (a cycle is one ns; times truncated to whole ns), for comparison with its logs.
+ * \param out the stream
+ * \param result what the replay measured
+ */
+void PrintAstraSimLines(std::ostream& out, const ReplayResult& result);
+
+/**
+ * \ingroup mlfabric
  * \param config the run
  * \param result what it measured
  * \return the --summary JSON: ranks[] (finish_ns, compute_ns, comm_ns, exposed_comm_ns,

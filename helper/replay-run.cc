@@ -185,7 +185,9 @@ RunReplay(const ReplayRunConfig& config)
         traces.push_back(std::make_shared<const EtTrace>(
             EtTrace::Load(EtRankFilePath(config.workload, r), options)));
     }
+    const size_t fileGroups = groups->GetGroupCount();
     AddTraceProcessGroups(traces, *groups);
+    const size_t metadataGroups = groups->GetGroupCount() - fileGroups;
 
     ReplaySetup setup;
     setup.backend = net.backend;
@@ -272,6 +274,11 @@ RunReplay(const ReplayRunConfig& config)
     result.networkDeliveredBytes = NetworkDeliveredBytes(net);
     result.network = net.description;
     result.system = DescribeSystem(system);
+    result.groups =
+        (fileGroups > 0 ? config.commGroupPath + " (" + std::to_string(fileGroups) + " groups)"
+                        : std::string("none from a file")) +
+        (metadataGroups > 0 ? ", " + std::to_string(metadataGroups) + " from METADATA nodes"
+                            : std::string());
     result.fabricName = net.fabric.fabric.GetName();
 
     engine->Dispose();

@@ -83,6 +83,7 @@ struct ReplayResult
     uint64_t networkDeliveredBytes{0};               //!< payload the network delivered
     std::string network;                             //!< description of the network
     std::string system;                              //!< description of the system configuration
+    std::string groups;                              //!< description of the communicator groups
     std::string fabricName;                          //!< the fabric's name
 
     /** \return bytes sent by all ranks */

@@ -172,6 +172,43 @@ TEST_F(ReplayMatching, DeadlocksAreReportedNotHung)
         << all;
 }
 
+TEST_F(ReplayMatching, PacketLevelMessagesWithEitherQueuePairMode)
+{
+    // Every rank sends three messages with one tag to the next rank round the ring and
+    // receives three from the previous one.
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        const auto next = static_cast<int32_t>((r + 1) % 4);
+        const auto prev = static_cast<int32_t>((r + 3) % 4);
+        WriteRank(m_prefix,
+                  r,
+                  {Send(1, next, 100000, 9),
+                   Send(2, next, 200000, 9, {1}),
+                   Send(3, next, 300000, 9, {2}),
+                   Receive(4, prev, 100000, 9),
+                   Receive(5, prev, 200000, 9),
+                   Receive(6, prev, 300000, 9)});
+    }
+    for (bool perMessage : {false, true})
+    {
+        SCOPED_TRACE(perMessage ? "a queue pair per message" : "queue pairs per peer");
+        auto config = RunConfig(m_prefix, m_fabric, m_system, ReplayBackendKind::Packet);
+        config.network.qpPerMessage = perMessage;
+        const auto r = RunReplay(config);
+        ASSERT_TRUE(r.completed);
+        for (const auto& s : r.ranks)
+        {
+            EXPECT_EQ(s.bytesSent, 600000u);
+            EXPECT_EQ(s.bytesReceived, 600000u);
+            EXPECT_EQ(s.sends, 3u);
+            EXPECT_EQ(s.receives, 3u);
+        }
+        EXPECT_EQ(r.networkDeliveredBytes, 4u * 600000);
+        EXPECT_NE(r.network.find(perMessage ? "a queue pair per message" : "queue pairs per peer"),
+                  std::string::npos);
+    }
+}
+
 TEST_F(ReplayMatching, SendsWithoutPeersReplayTheirDuration)
 {
     EtNode send;

@@ -190,6 +190,43 @@ TEST(MicrobenchmarkTraces, AllTwelveArePresent)
     EXPECT_EQ(FindTraces().size(), 12u);
 }
 
+// ASTRA-sim's validated HGX-H100 pair: an 8-NPU switch (400 GB/s, 936.25 ns per link,
+// two hops) and HGX-H100-validated.json (4 chunks, 2 active per dimension, local-mem-bw
+// 3350). Without congestion the two active chunks run side by side: two rounds.
+TEST(MicrobenchmarkTraces, HgxH100CongestionUnawareIsTwoRoundsOfTwoChunks)
+{
+    const SystemConfig system =
+        LoadSystemConfig(kAstra + "system/native_collectives/HGX-H100-validated.json");
+    ASSERT_EQ(system.activeChunksPerDimension, 2u);
+    const uint64_t e = system.GetEndpointDelayNs();
+    for (const Trace& t : FindTraces())
+    {
+        if (t.npus != 8)
+        {
+            continue;
+        }
+        SCOPED_TRACE(t.collective);
+        const RingShape shape = ShapeOf(t.collective, t.npus, 1 << 18);
+        const auto hop =
+            static_cast<uint64_t>(2 * 936.25 + static_cast<double>(shape.message) /
+                                                   AnalyticalTopology::ToBytesPerNs(400));
+        const uint64_t reduce =
+            3 * static_cast<uint64_t>(static_cast<double>(shape.message) / system.localMemBwGBps);
+        const uint64_t expected = 2 * (e + shape.steps * (hop + e) + shape.reductions * reduce);
+        const ReplayResult r =
+            RunReplay(RunConfig(t.prefix,
+                                kAstra + "network/analytical/HGX-H100-validated.yml",
+                                kAstra + "system/native_collectives/HGX-H100-validated.json",
+                                ReplayBackendKind::Analytical));
+        ASSERT_TRUE(r.completed);
+        for (const auto& s : r.ranks)
+        {
+            EXPECT_EQ(s.finish, NanoSeconds(expected)) << "rank " << s.rank;
+        }
+        EXPECT_EQ(r.GetBytesSent(), 4 * 8 * shape.steps * shape.message);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AstraSim,
                          Microbenchmarks,
                          testing::ValuesIn(FindTraces()),

@@ -122,9 +122,11 @@ ReplayCollectiveMatcher::Issue(uint32_t rank, const ReplayCollectiveCall& call, 
     c.lastIssue = now;
     if (c.issued == c.members)
     {
+        // Matched on every member: what only matching needs is dropped, so that a
+        // trace of many collectives keeps a small record of each.
         m_open.erase(open);
-        c.issuedBy.clear();
-        c.issuedBy.shrink_to_fit();
+        std::vector<uint32_t>().swap(c.issuedBy);
+        std::string().swap(c.where);
     }
     else
     {

@@ -53,8 +53,8 @@ struct ReplayCollective
     Time firstIssue;                                //!< the first rank issued it
     Time lastIssue;                                 //!< the last rank issued it
     Time lastFinish;                                //!< it finished on the last rank
-    std::string where;                              //!< the first issuer's file and node
-    std::vector<uint32_t> issuedBy;                 //!< ranks that issued it, until all have
+    std::string where;              //!< the first issuer's file and node, until all issued
+    std::vector<uint32_t> issuedBy; //!< ranks that issued it, until all have
 };
 
 /**
