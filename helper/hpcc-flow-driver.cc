@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include "model/compat/cc-peer-window.h"
 #include "model/compat/hpcc-output-format.h"
 #include "model/util/input-error.h"
 
@@ -72,7 +73,9 @@ HpccFlowDriver::StartFlow(uint32_t i)
     const Ptr<RdmaQueuePair> qp = nic->Connect(m_net.GetNic(f.dst), f.pg, s.baseRtt, s.switchHops);
     if (s.windowBytes > 0)
     {
-        qp->SetWindowBytes(s.windowBytes);
+        const auto window = DynamicCast<CcPeerWindow>(qp->GetCongestionOps());
+        NS_ABORT_MSG_UNLESS(window, "a flow window needs the CcPeerWindow congestion control");
+        window->SetBaseWindow(s.windowBytes);
     }
     m_outcomes[i].sport = m_nextPort[f.src]++;
     m_outcomes[i].started = true;

@@ -37,7 +37,7 @@ class HpccFlowDriver
     {
         Time baseRtt;             //!< handed to congestion control
         uint32_t switchHops{0};   //!< switches on the route
-        uint64_t windowBytes{0};  //!< fixed window set on the queue pair; 0: the scheme's
+        uint64_t windowBytes{0};  //!< CcPeerWindow's base window; 0: the scheme's own
         uint64_t standaloneNs{0}; //!< completion time alone in the network
     };
 

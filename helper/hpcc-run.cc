@@ -12,9 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/type-id.h"
 
-#include "model/cc/cc-registry.h"
 #include "model/compat/hpcc-input-path.h"
 #include "model/compat/hpcc-output-format.h"
 #include "model/compat/hpcc-routes.h"
@@ -113,7 +111,7 @@ SetupFlows(const std::vector<HpccFlow>& flows,
            const PairModel& model,
            Time maxRtt,
            uint64_t maxBdp,
-           bool fixedWindow)
+           bool peerWindow)
 {
     std::vector<uint32_t> order(flows.size());
     for (uint32_t i = 0; i < order.size(); ++i)
@@ -144,7 +142,7 @@ SetupFlows(const std::vector<HpccFlow>& flows,
         HpccFlowDriver::Setup& s = setups[i];
         s.baseRtt = config.globalT ? maxRtt : rtt;
         s.switchHops = route.links - 1;
-        if (fixedWindow)
+        if (peerWindow)
         {
             s.windowBytes = config.globalT ? maxBdp : HpccRoutes::Bdp(rtt, route.bottleneckBps);
         }
@@ -269,8 +267,6 @@ RunHpcc(const HpccRunOptions& o)
     const uint8_t dataPriority = r.flows.empty() ? 3 : r.flows.front().pg;
     ApplyHpccFidelity(o.fidelity, dataPriority, stop);
     ApplyHpccCcParameters(config, r.cc);
-    Config::SetDefault("ns3::RdmaNic::CongestionControl",
-                       TypeIdValue(TypeId::LookupByName(CcTypeIdName(r.cc.scheme))));
     SetHpccNetworkDefaults(config, lossless == 0 ? 0x08 : lossless);
     for (const auto& [name, value] : o.attributes)
     {
@@ -286,8 +282,13 @@ RunHpcc(const HpccRunOptions& o)
     const HpccRoutes routes(fabric);
     const PairModel model = PairModelOf(o.fidelity, config.packetPayloadSize);
     std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink);
-    const bool fixedWindow = r.cc.scheme == "none" && config.hasWin;
-    r.setups = SetupFlows(r.flows, routes, config, model, r.maxRtt, r.maxBdp, fixedWindow);
+    r.setups = SetupFlows(r.flows,
+                          routes,
+                          config,
+                          model,
+                          r.maxRtt,
+                          r.maxBdp,
+                          HpccUsesPeerWindow(config, r.cc.scheme));
 
     // Outputs and the run
     r.fctPath = OutputPath(o.outDir, config.fctOutputFile);

@@ -209,18 +209,41 @@ TEST(HpccCcMode, UnmodelledSettingsAreListed)
     // The same file with another scheme: the HPCC-only notes go.
     EXPECT_EQ(HpccUnmodelledSettings(ReadHpccConfig(path), "dcqcn").size(), 4u);
 
-    // Windows: DCQCN and TIMELY have none; DCTCP's follows its rate.
+    // Windows: DCTCP's follows its rate; the others get the simulator's (below).
     const std::string win = WriteFile("hpcc-win.txt", "HAS_WIN 1\nVAR_WIN 0\nMULTI_RATE 0\n");
     const HpccConfig w = ReadHpccConfig(win);
-    for (const char* scheme : {"dcqcn", "dcqcn-hpccns3", "timely"})
+    for (const char* scheme : {"dcqcn", "dcqcn-hpccns3", "timely", "none"})
     {
-        const auto n = HpccUnmodelledSettings(w, scheme);
-        ASSERT_EQ(n.size(), 1u) << scheme;
-        EXPECT_EQ(n[0],
-                  win + ":1: HAS_WIN 1: " + scheme + " runs without a window here (rate only)");
+        EXPECT_TRUE(HpccUnmodelledSettings(w, scheme).empty()) << scheme;
     }
     const auto dctcp = HpccUnmodelledSettings(w, "dctcp");
     ASSERT_EQ(dctcp.size(), 1u);
     EXPECT_EQ(dctcp[0], win + ":2: VAR_WIN 0: DCTCP's window follows its rate here (VAR_WIN 1)");
-    EXPECT_TRUE(HpccUnmodelledSettings(w, "none").empty());
+}
+
+TEST(HpccCcMode, WindowedSchemesRunInsideThePeerWindow)
+{
+    const HpccConfig hp = ReadHpccConfig(kData + "config_fat_websearch_2ms_hpcc.txt");
+    const HpccConfig dc = ReadHpccConfig(kData + "config_fat_websearch_2ms_dcqcn.txt");
+    // HPCC and DCTCP keep their own windows; HAS_WIN 0 means none.
+    EXPECT_FALSE(HpccUsesPeerWindow(hp, "hpcc"));
+    EXPECT_FALSE(HpccUsesPeerWindow(hp, "dctcp"));
+    EXPECT_FALSE(HpccUsesPeerWindow(dc, "dcqcn-hpccns3"));
+    EXPECT_TRUE(HpccUsesPeerWindow(hp, "dcqcn-hpccns3"));
+    EXPECT_TRUE(HpccUsesPeerWindow(hp, "timely"));
+    EXPECT_TRUE(HpccUsesPeerWindow(hp, "none"));
+
+    ApplyHpccCcParameters(hp, MapHpccCcMode(3, HpccFidelity::Peer));
+    EXPECT_EQ(DefaultOf("ns3::RdmaNic", "CongestionControl"), "ns3::CcHpcc");
+    ApplyHpccCcParameters(dc, MapHpccCcMode(1, HpccFidelity::Peer));
+    EXPECT_EQ(DefaultOf("ns3::RdmaNic", "CongestionControl"), "ns3::CcDcqcnHpccNs3");
+    // The same DCQCN with the HPCC file's window keys (HAS_WIN 1, VAR_WIN 1).
+    const std::string path = WriteFile(
+        "hpcc-dcqcn-vwin.txt",
+        "CC_MODE 1\nRP_TIMER 300\nEWMA_GAIN 0.00390625\nRATE_AI 20Mb/s\nRATE_HAI 200Mb/s\n"
+        "HAS_WIN 1\nVAR_WIN 1\n");
+    ApplyHpccCcParameters(ReadHpccConfig(path), MapHpccCcMode(1, HpccFidelity::Peer));
+    EXPECT_EQ(DefaultOf("ns3::RdmaNic", "CongestionControl"), "ns3::CcPeerWindow");
+    EXPECT_EQ(DefaultOf("ns3::CcPeerWindow", "Scheme"), "dcqcn-hpccns3");
+    EXPECT_EQ(DefaultOf("ns3::CcPeerWindow", "VariableWindow"), "true");
 }

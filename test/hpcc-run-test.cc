@@ -132,6 +132,25 @@ TEST(HpccRun, PeerFctIsTheStoreAndForwardTime)
     EXPECT_TRUE(Lines(r.pfcPath).empty());
 }
 
+TEST(HpccRun, PeerWindowIsTheBdpAndLeavesALoneFlowAlone)
+{
+    const std::string dir = Folder("hpcc-run-window");
+    Write(dir + "/flows.txt", kTwoFlows);
+    // HAS_WIN 1 is given after HAS_WIN 0: the later value wins, with a warning.
+    const HpccRunResult r = RunHpcc(Options(
+        Config(dir, "CC_MODE 1\nHAS_WIN 1\nVAR_WIN 1\nGLOBAL_T 0\n"), dir, HpccFidelity::Peer));
+    ASSERT_EQ(r.completed, 2u);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_NE(r.warnings[0].find("HAS_WIN given again"), std::string::npos);
+    // The pair's BDP: 4160 ns at 100 Gb/s, 52 packets. A lone flow has at most 50
+    // unacknowledged (its first ACK returns after 4177 ns), so its FCT stays the same.
+    EXPECT_EQ(r.setups[0].windowBytes, 52000u);
+    EXPECT_EQ(r.setups[0].baseRtt, NanoSeconds(4160));
+    const auto lines = Lines(r.fctPath);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "0b000201 0b000101 10000 100 100000 2000000000 12477 12544");
+}
+
 TEST(HpccRun, FaithfulFctIsTheStoreAndForwardTimeOfRoceV2)
 {
     const std::string dir = Folder("hpcc-run-faithful");

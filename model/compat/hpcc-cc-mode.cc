@@ -4,10 +4,14 @@
 #include "hpcc-cc-mode.h"
 
 #include "attribute-default.h"
+#include "cc-peer-window.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #include "model/cc/cc-registry.h"
 #include "model/util/input-error.h"
@@ -154,6 +158,12 @@ MapHpccCcMode(uint32_t ccMode, HpccFidelity fidelity)
     return c;
 }
 
+bool
+HpccUsesPeerWindow(const HpccConfig& config, const std::string& scheme)
+{
+    return config.hasWin && scheme != "hpcc" && scheme != "dctcp";
+}
+
 void
 ApplyHpccCcParameters(const HpccConfig& c, const HpccCcChoice& choice)
 {
@@ -205,6 +215,15 @@ ApplyHpccCcParameters(const HpccConfig& c, const HpccCcChoice& choice)
         p.Set("MIN_RATE", "MinRate", Bps(c.minRateBps));
         p.Set("HAS_WIN", "RateWindow", Bool(c.hasWin));
     }
+    std::string typeId = CcTypeIdName(choice.scheme);
+    if (HpccUsesPeerWindow(c, choice.scheme))
+    {
+        Config::SetDefault("ns3::CcPeerWindow::Scheme", StringValue(choice.scheme));
+        Config::SetDefault("ns3::CcPeerWindow::VariableWindow", BooleanValue(c.varWin));
+        typeId = "ns3::CcPeerWindow";
+    }
+    Config::SetDefault("ns3::RdmaNic::CongestionControl",
+                       TypeIdValue(TypeId::LookupByName(typeId)));
 }
 
 } // namespace ns3

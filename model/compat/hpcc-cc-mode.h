@@ -44,8 +44,20 @@ HpccCcChoice MapHpccCcMode(uint32_t ccMode, HpccFidelity fidelity);
 
 /**
  * \ingroup mlfabric-compat
+ * \param config the configuration
+ * \param scheme the scheme that runs
+ * \return true if queue pairs get the simulator's window from CcPeerWindow: HAS_WIN 1
+ *         with a scheme that has no window of its own (DCQCN, TIMELY, none); HPCC and
+ *         DCTCP keep theirs
+ */
+bool HpccUsesPeerWindow(const HpccConfig& config, const std::string& scheme);
+
+/**
+ * \ingroup mlfabric-compat
  * Make the configuration's parameters the defaults of the chosen scheme (and of the
- * NIC's CNP interval for dcqcn), so that queue pairs opened afterwards use them.
+ * NIC's CNP interval for dcqcn), and the scheme the NICs' congestion control (inside a
+ * CcPeerWindow with VAR_WIN when HpccUsesPeerWindow), so that queue pairs opened
+ * afterwards use them.
  *
  * dcqcn-hpccns3: EWMA_GAIN, ALPHA_RESUME_INTERVAL, RATE_DECREASE_INTERVAL, RP_TIMER,
  * FAST_RECOVERY_TIMES, RATE_AI, RATE_HAI, MIN_RATE, CLAMP_TARGET_RATE. dcqcn: the same

@@ -64,11 +64,6 @@ HpccUnmodelledSettings(const HpccConfig& c, const std::string& scheme)
             note("VAR_WIN", "0: HPCC here scales its window with its rate (VAR_WIN 1)");
         }
     }
-    const bool rateOnly = scheme == "dcqcn" || scheme == "dcqcn-hpccns3" || scheme == "timely";
-    if (rateOnly && c.hasWin)
-    {
-        note("HAS_WIN", "1: " + scheme + " runs without a window here (rate only)");
-    }
     if (scheme == "dctcp" && c.hasWin && !c.varWin)
     {
         note("VAR_WIN", "0: DCTCP's window follows its rate here (VAR_WIN 1)");

@@ -19,8 +19,7 @@ namespace ns3
  * Only settings whose value asks for a behaviour are reported: L2_BACK_TO_ZERO 1, ACKs
  * at L2_CHUNK_SIZE boundaries (an ACK interval above one packet), RATE_BOUND 0, a
  * LINK_DOWN time, ENABLE_TRACE 1; for HPCC MULTI_RATE 1, SAMPLE_FEEDBACK 1, HAS_WIN 0
- * and VAR_WIN 0; for DCQCN and TIMELY HAS_WIN 1 (they run by rate alone); for DCTCP
- * VAR_WIN 0 with HAS_WIN 1 (its window follows its rate).
+ * and VAR_WIN 0; for DCTCP VAR_WIN 0 with HAS_WIN 1 (its window follows its rate).
  * \param config the configuration
  * \param scheme the scheme that runs (a short name of the registry)
  * \return the warnings, each "<file>:<line>: KEY value: ..."
