@@ -307,9 +307,10 @@ RunHpcc(const HpccRunOptions& o)
     qlen = std::make_unique<HpccQlenMonitor>(
         net, config.qlenMonStartNs, config.qlenMonEndNs, r.qlenPath, finishIfDone);
     HpccPfcRecorder pfc(net);
+    // Without lines the checks still watch the stop flag, about ten times a second.
     ReplayProgress progress(
         o.progressSeconds > 0 ? o.log : nullptr,
-        o.progressSeconds,
+        o.progressSeconds > 0 ? o.progressSeconds : 1.0,
         [&driver]()
         {
             return std::to_string(driver->GetCompleted()) + "/" +

@@ -129,6 +129,10 @@ TEST(HpccRun, PeerFctIsTheStoreAndForwardTime)
     EXPECT_EQ(r.lastCompletion, Seconds(2.001) + PicoSeconds(4931840));
     EXPECT_EQ(r.ecnMarks, 0u);
     EXPECT_EQ(r.pfcPauses, 0u);
+    // 110 data packets and their ACKs cross two cables each, two events per frame and
+    // cable: 880. Starts, timers and the stop-flag checks add little.
+    EXPECT_GT(r.events, 880u);
+    EXPECT_LT(r.events, 1500u);
     EXPECT_TRUE(Lines(r.pfcPath).empty());
 }
 
