@@ -107,6 +107,18 @@ Main(int argc, char** argv)
     }
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
+    const bool packet = config.network.backend == ReplayBackendKind::Packet;
+    for (const char* option : {"cc", "cc-preset", "ecn", "qp-per-message"})
+    {
+        if (!packet && cli.IsSet(option))
+        {
+            throw InputError(std::string("--") + option + ": applies to --backend=packet only");
+        }
+    }
+    if (packet && cli.IsSet("analytical-goodput"))
+    {
+        throw InputError("--analytical-goodput: applies to the analytical backends only");
+    }
     config.network.qpPerMessage = cli.GetBool("qp-per-message");
     config.network.mtu = static_cast<uint32_t>(cli.GetUint("mtu", 64, 9000));
     config.network.analyticalGoodput =

@@ -183,6 +183,22 @@ TEST(ReplayCli, BadRunsExitWithStatusTwo)
     ExpectError(Replay(workload + " --fabric=" + kAstra + "network/analytical/Ring_8npus.yml"),
                 {"Ring_8npus.yml", "8 NPUs", "4 ranks"});
     ExpectError(Replay(workload + " --fabric=" + kRing4 + " --cc=warp"), {"--cc"});
+    // Options of one backend are refused by the others rather than ignored.
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --backend=analytical --cc=dcqcn"),
+                {"--cc", "--backend=packet"});
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --backend=analytical-aware " +
+                       "--qp-per-message"),
+                {"--qp-per-message"});
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --analytical-goodput=roce"),
+                {"--analytical-goodput"});
+    ExpectError(Replay(workload + " --fabric=" + kAstra +
+                       "network/analytical/HGX-H100-validated.yml --backend=analytical"),
+                {"8 NPUs", "4 ranks"});
+    // A Clos scale-out has no analytical form.
+    const std::string root = MLFABRIC_SOURCE_DIR;
+    ExpectError(Replay("--workload=" + root + "/traces/gpt-16npu/gpt --fabric=" + root +
+                       "/fabrics/two-dim-4x4.yaml --backend=analytical"),
+                {"two-dim-4x4.yaml", "dimension 1", "Clos"});
     const std::string groups = dir.File("groups.json");
     WriteText(groups, "{\"1\": [0, 9]}");
     ExpectError(Replay(workload + " --fabric=" + kRing4 + " --comm-group=" + groups),

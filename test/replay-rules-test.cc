@@ -117,6 +117,14 @@ TEST_F(ReplayRules, RepeatedKeysMatchFirstSentFirstReceived)
     const auto r = Run();
     EXPECT_EQ(FinishNs(r, 1), static_cast<int64_t>(MessageNs(1024) + MessageNs(1 << 20)));
     EXPECT_EQ(r.ranks[1].bytesReceived, 1024u + (1u << 20));
+    EXPECT_TRUE(r.notes.empty());
+
+    // Receives listed in the other order: each still takes the next message of its key,
+    // and both report that the size in the trace is not the message's.
+    WriteRank(m_prefix, 1, {Receive(1, 0, 1 << 20, 5), Receive(2, 0, 1024, 5)});
+    const auto swapped = Run();
+    EXPECT_EQ(FinishNs(swapped, 1), FinishNs(r, 1));
+    EXPECT_EQ(swapped.notes.at("COMM_RECV_NODE whose comm_size differs from its message's"), 2u);
 }
 
 TEST_F(ReplayRules, ExposedCommunicationIsCommunicationWithoutCompute)

@@ -115,6 +115,7 @@ EtReplayApp::StartApplication()
     limits.comm = m_commSlots;
     m_queue = std::make_unique<ReplayIssueQueue>(limits);
     m_waitingParents.resize(n);
+    m_state.assign(n, NodeState::Waiting);
     for (uint32_t i = 0; i < n; ++i)
     {
         m_waitingParents[i] = graph.GetParentCount(i);
@@ -170,8 +171,9 @@ EtReplayApp::Drain()
         {
             break;
         }
-        const std::vector<uint32_t> batch = m_issueBatch;
-        for (uint32_t position : batch)
+        // Issue never reaches TakeIssuable (Drain does not re-enter), so the batch
+        // stays as it is while it is walked.
+        for (uint32_t position : m_issueBatch)
         {
             Issue(position);
         }
@@ -199,7 +201,7 @@ EtReplayApp::Issue(uint32_t position)
     const EtNode& node = m_trace->GetNode(position);
     const ReplayNodeAction action = GetReplayNodeAction(node);
     NS_LOG_FUNCTION(this << m_rank << node.id << ToString(node.type));
-    m_running.insert(position);
+    m_state[position] = NodeState::Running;
     const auto activity = GetReplayActivity(node, action);
     if (activity)
     {
@@ -244,8 +246,9 @@ void
 EtReplayApp::Complete(uint32_t position)
 {
     const EtNode& node = m_trace->GetNode(position);
-    NS_ABORT_MSG_IF(m_running.erase(position) == 0,
-                    "rank " << m_rank << ": node " << node.id << " finished twice");
+    NS_ABORT_MSG_IF(m_state[position] != NodeState::Running,
+                    "rank " << m_rank << ": node " << node.id << " finished but was not running");
+    m_state[position] = NodeState::Done;
     const auto activity = GetReplayActivity(node, GetReplayNodeAction(node));
     if (activity)
     {
@@ -289,8 +292,14 @@ EtReplayApp::DescribeBlocked(size_t limit) const
 {
     std::string text = "rank " + std::to_string(m_rank) + ": " + std::to_string(m_stats.nodesDone) +
                        " of " + std::to_string(m_trace->GetNodeCount()) + " nodes done";
-    std::vector<uint32_t> running(m_running.begin(), m_running.end());
-    std::sort(running.begin(), running.end());
+    std::vector<uint32_t> running;
+    for (uint32_t i = 0; i < m_state.size(); ++i)
+    {
+        if (m_state[i] == NodeState::Running)
+        {
+            running.push_back(i);
+        }
+    }
     if (!running.empty())
     {
         text += ", waiting on";

@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -104,6 +103,14 @@ class EtReplayApp : public Application
     /** Finish \p position after \p ns on the engine's clock. */
     void After(uint32_t position, uint64_t ns);
 
+    /** Where a node is in its life. */
+    enum class NodeState : uint8_t
+    {
+        Waiting, //!< not issued yet
+        Running, //!< issued, not finished
+        Done,    //!< finished
+    };
+
     uint32_t m_rank{0};                        //!< attribute Rank
     uint32_t m_cpuSlots{1};                    //!< attribute CpuSlots
     uint32_t m_computeSlots{1};                //!< attribute ComputeSlots
@@ -112,7 +119,7 @@ class EtReplayApp : public Application
     Ptr<ReplayEngine> m_engine;                //!< shared engine
     std::unique_ptr<ReplayIssueQueue> m_queue; //!< ready nodes and slots
     std::vector<uint32_t> m_waitingParents;    //!< per node: parents not finished
-    std::unordered_set<uint32_t> m_running;    //!< issued, not finished
+    std::vector<NodeState> m_state;            //!< per node
     std::vector<uint32_t> m_finishedNodes;     //!< done, not yet completed by Drain
     std::vector<uint32_t> m_issueBatch;        //!< scratch of Drain
     bool m_draining{false};                    //!< inside Drain

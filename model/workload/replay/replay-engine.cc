@@ -218,17 +218,28 @@ ReplayEngine::MessageArrived(uint32_t src, uint32_t dst, int64_t tag, uint64_t b
     const auto token = m_p2p.Arrive({src, dst, tag}, bytes);
     if (token)
     {
-        Done(dst, static_cast<uint32_t>(*token));
+        ReceiveMatched(dst, static_cast<uint32_t>(*token), bytes);
     }
+}
+
+void
+ReplayEngine::ReceiveMatched(uint32_t rank, uint32_t position, uint64_t bytes)
+{
+    if (m_apps[rank]->GetTrace().GetNode(position).commSize != bytes)
+    {
+        ++m_notes["COMM_RECV_NODE whose comm_size differs from its message's"];
+    }
+    Done(rank, position);
 }
 
 void
 ReplayEngine::Receive(uint32_t rank, uint32_t position, const EtNode& node)
 {
     const auto src = static_cast<uint32_t>(node.commSrc);
-    if (m_p2p.Post({src, rank, node.commTag}, position))
+    const auto bytes = m_p2p.Post({src, rank, node.commTag}, position);
+    if (bytes)
     {
-        Done(rank, position);
+        ReceiveMatched(rank, position, *bytes);
     }
 }
 

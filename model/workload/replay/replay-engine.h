@@ -191,6 +191,8 @@ class ReplayEngine : public Object
     void CollectiveDone(uint32_t rank, uint32_t id);
     /** A point-to-point message arrived at its destination. */
     void MessageArrived(uint32_t src, uint32_t dst, int64_t tag, uint64_t bytes);
+    /** A receive has its message: note a size that differs from the node's, finish it. */
+    void ReceiveMatched(uint32_t rank, uint32_t position, uint64_t bytes);
     /** Tell a rank's application that one of its nodes finished. */
     void Done(uint32_t rank, uint32_t position);
 
