@@ -54,7 +54,7 @@ def summarize(state):
         return None
     run = state.run
     ranks = s.get("ranks", [])
-    net = s.get("network", {})
+    net = s.get("network_stats", {})
     durations = collective_durations_us(s)
     wall = s.get("wall_seconds", 0) or 0
     row = {

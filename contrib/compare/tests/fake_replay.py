@@ -21,7 +21,7 @@ summary = {
     "ranks": [{"finish_ns": int(1e6 * scale) + r, "exposed_comm_ns": int(5e5 * scale)}
               for r in range(8)],
     "collectives": [{"start_ns": 0, "end_ns": int(1e5 * scale * (i + 1))} for i in range(4)],
-    "network": {"pfc_pause_frames": int(10 * scale), "pfc_paused_ns": 1000,
+    "network_stats": {"pfc_pause_frames": int(10 * scale), "pfc_paused_ns": 1000,
                 "peak_queue_bytes": 2048 * scale, "mean_queue_bytes": 512,
                 "ecn_marks": 7, "cnps": 3, "drops": 0},
     "events": 1000000,

@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "network-stats.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NetworkStats");
+
+nlohmann::json
+NetworkStats::ToJson() const
+{
+    return {{"pfc_pause_frames", pfcPauseFrames},
+            {"pfc_paused_ns", pfcPausedTime.GetNanoSeconds()},
+            {"ecn_marks", ecnMarks},
+            {"cnps", cnps},
+            {"drops", drops},
+            {"lost_frames", lostFrames},
+            {"timeouts", timeouts},
+            {"retransmitted_bytes", retransmittedBytes},
+            {"pfc_watchdog_triggers", watchdogTriggers},
+            {"peak_queue_bytes", peakQueueBytes},
+            {"mean_queue_bytes", meanQueueBytes},
+            {"peak_buffer_bytes", peakBufferBytes}};
+}
+
+NetworkStats
+CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
+{
+    NetworkStats s;
+    std::vector<uint32_t> nodes = net.GetHosts();
+    nodes.insert(nodes.end(), net.GetSwitches().begin(), net.GetSwitches().end());
+    for (uint32_t node : nodes)
+    {
+        for (const auto& port : net.GetPorts(node))
+        {
+            const auto c = port->GetCounters();
+            s.pfcPauseFrames += c.pfcPauseTx;
+            s.lostFrames += c.lostFrames;
+            s.watchdogTriggers += c.watchdogTriggers;
+            for (const Time& t : c.pausedTime)
+            {
+                s.pfcPausedTime += t;
+            }
+        }
+    }
+    for (uint32_t host : net.GetHosts())
+    {
+        const auto& c = net.GetNic(host)->GetCounters();
+        s.cnps += c.cnpsTx;
+        s.timeouts += c.timeouts;
+        s.retransmittedBytes += c.retransmittedBytes;
+    }
+    for (uint32_t sw : net.GetSwitches())
+    {
+        const auto& c = net.GetSwitch(sw)->GetCounters();
+        s.ecnMarks += c.ecnMarks;
+        s.drops += c.drops;
+        s.peakQueueBytes = std::max(s.peakQueueBytes, c.peakQueueBytes);
+        s.peakBufferBytes = std::max(s.peakBufferBytes, net.GetSwitch(sw)->GetMmu()->GetPeakUsedBytes());
+    }
+    if (queues != nullptr)
+    {
+        s.meanQueueBytes = queues->GetBottleneck().meanBytes;
+    }
+    return s;
+}
+
+} // namespace ns3

@@ -1,0 +1,51 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_NETWORK_STATS_H
+#define MLFABRIC_NETWORK_STATS_H
+
+#include "queue-monitor.h"
+#include "roce-network.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric
+ * Network-wide figures of a packet-level run, summed over every switch and NIC.
+ */
+struct NetworkStats
+{
+    uint64_t pfcPauseFrames{0}; //!< pause frames sent, switches and NICs
+    Time pfcPausedTime;         //!< time transmitters spent paused, summed over ports
+    uint64_t ecnMarks{0};       //!< packets marked CE by switches
+    uint64_t cnps{0};           //!< congestion notification packets sent
+    uint64_t drops{0};          //!< packets refused by switch buffers
+    uint64_t lostFrames{0};     //!< frames lost on cables
+    uint64_t timeouts{0};       //!< retransmission timeouts
+    uint64_t retransmittedBytes{0}; //!< payload sent more than once
+    uint64_t watchdogTriggers{0};   //!< pause storms broken by PFC watchdogs
+    uint64_t peakQueueBytes{0}; //!< longest egress queue seen, any switch port
+    double meanQueueBytes{0};   //!< time-weighted mean of the busiest egress queue
+    uint64_t peakBufferBytes{0}; //!< fullest switch buffer seen
+
+    /** \return the figures as JSON, with the keys the examples' summaries use */
+    nlohmann::json ToJson() const;
+};
+
+/**
+ * Collect the figures of \p net now.
+ * \param net the network
+ * \param queues its queue monitor (for the mean queue), or nullptr
+ * \return the figures
+ */
+NetworkStats CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_NETWORK_STATS_H */
