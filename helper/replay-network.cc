@@ -7,7 +7,6 @@
 #include "rdma-network-backend.h"
 
 #include "ns3/boolean.h"
-#include "ns3/config.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 #include "ns3/node-list.h"
@@ -140,10 +139,13 @@ namespace
 void
 BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
 {
-    Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(config.mtu));
     net.roce = std::make_unique<RoceNetwork>();
     const RoutingTable routes = ComputeRouting(net.fabric.fabric, net.fabric.routing);
     const auto rankNode = InstallFabric(net.fabric.fabric, routes, *net.roce, config.mtu);
+    for (uint32_t node : rankNode)
+    {
+        net.roce->GetNic(node)->SetAttribute("Mtu", UintegerValue(config.mtu));
+    }
     net.cc = InstallCongestionControl(*net.roce, config.cc);
     auto backend = CreateObject<RdmaNetworkBackend>();
     backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));

@@ -26,7 +26,7 @@ namespace
 constexpr double kGbps = 50; // ASTRA-sim's GB/s, GB = 2^30 B
 constexpr double kLatencyNs = 500;
 constexpr double kEndpointNs = 10; // endpoint-delay of WriteSystem
-constexpr uint32_t kMtu = 4096;
+constexpr uint32_t kMtu = 4096;    // unless a case says otherwise
 
 /** Line rate in bytes per ns. */
 double
@@ -43,9 +43,9 @@ constexpr double kAckWireBytes = 86;
  * acknowledgement of a packet coming the other way when both directions carry data.
  */
 double
-GoodputBytesPerNs(bool bothDirections)
+GoodputBytesPerNs(uint32_t mtu, bool bothDirections)
 {
-    return LineBytesPerNs() * kMtu / (kMtu + 82.0 + (bothDirections ? kAckWireBytes : 0));
+    return LineBytesPerNs() * mtu / (mtu + 82.0 + (bothDirections ? kAckWireBytes : 0));
 }
 
 struct Case
@@ -59,6 +59,7 @@ struct Case
     double factor;         //!< F: bytes through each NPU's link, over comm_size
     double latencyTermsNs; //!< everything that does not scale with the size
     bool bothDirections;   //!< data flows both ways on the links
+    uint32_t mtu{kMtu};    //!< payload per packet
 };
 
 /** Ring algorithm: the first hand-off, then per step a link latency and a hand-off. */
@@ -124,6 +125,17 @@ Cases()
                          2 * kEndpointNs + 2 * kLatencyNs + (kMtu + 82.0) / LineBytesPerNs(),
                          true});
     }
+    // Smaller packets: more of the wire goes to headers.
+    cases.push_back({"ring_all_reduce_8_mtu1000",
+                     "Ring",
+                     "ring",
+                     EtCollectiveType::ALL_REDUCE,
+                     8,
+                     8 * mib,
+                     2.0 * 7 / 8,
+                     RingLatency(2 * 7),
+                     false,
+                     1000});
     return cases;
 }
 
@@ -145,12 +157,12 @@ TEST_P(ClosedForm, PacketLevelWithinThreePercent)
     ReplayRunConfig config = RunConfig(prefix,
                                        WriteNetwork(dir, c.topology, c.npus, kGbps, kLatencyNs),
                                        WriteSystem(dir, c.algorithm, 1));
-    config.network.mtu = kMtu;
+    config.network.mtu = c.mtu;
     const ReplayResult r = RunReplay(config);
     ASSERT_TRUE(r.completed);
 
     const double expected =
-        c.factor * static_cast<double>(c.bytes) / GoodputBytesPerNs(c.bothDirections) +
+        c.factor * static_cast<double>(c.bytes) / GoodputBytesPerNs(c.mtu, c.bothDirections) +
         c.latencyTermsNs;
     const double measured = LastFinishNs(r);
     const double deviation = (measured - expected) / expected;
