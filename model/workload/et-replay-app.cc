@@ -153,15 +153,12 @@ EtReplayApp::Drain()
     {
         // Issue may finish nodes at once (metadata, local collectives, early messages);
         // they queue up in m_finishedNodes and are completed here, without recursion.
-        while (!m_finishedNodes.empty())
+        // Complete itself finishes nothing, so the list is stable while it is walked.
+        for (uint32_t position : m_finishedNodes)
         {
-            std::vector<uint32_t> done;
-            done.swap(m_finishedNodes);
-            for (uint32_t position : done)
-            {
-                Complete(position);
-            }
+            Complete(position);
         }
+        m_finishedNodes.clear();
         if (m_stopped)
         {
             break;
