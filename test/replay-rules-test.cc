@@ -125,6 +125,12 @@ TEST_F(ReplayRules, RepeatedKeysMatchFirstSentFirstReceived)
     const auto swapped = Run();
     EXPECT_EQ(FinishNs(swapped, 1), FinishNs(r, 1));
     EXPECT_EQ(swapped.notes.at("COMM_RECV_NODE whose comm_size differs from its message's"), 2u);
+
+    // A third message nobody receives: every rank finishes, and the message is noted.
+    WriteRank(m_prefix, 0, {Send(1, 1, 1024, 5), Send(2, 1, 1 << 20, 5), Send(3, 1, 64, 6)});
+    WriteRank(m_prefix, 1, {Receive(1, 0, 1024, 5), Receive(2, 0, 1 << 20, 5)});
+    const auto extra = Run();
+    EXPECT_EQ(extra.notes.at("COMM_SEND_NODE message without a matching COMM_RECV_NODE"), 1u);
 }
 
 TEST_F(ReplayRules, ExposedCommunicationIsCommunicationWithoutCompute)

@@ -280,10 +280,16 @@ ReplayEngine::GetBytesReceived(uint32_t rank) const
     return m_runner->GetBytesReceived(rank) + m_p2pReceived.at(rank);
 }
 
-const ReplayNotes&
+ReplayNotes
 ReplayEngine::GetNotes() const
 {
-    return m_notes;
+    ReplayNotes notes = m_notes;
+    if (m_p2p.GetUnclaimedMessages() > 0)
+    {
+        notes["COMM_SEND_NODE message without a matching COMM_RECV_NODE"] =
+            m_p2p.GetUnclaimedMessages();
+    }
+    return notes;
 }
 
 std::vector<std::string>

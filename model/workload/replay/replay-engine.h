@@ -169,8 +169,12 @@ class ReplayEngine : public Object
     uint64_t GetBytesSent(uint32_t rank) const;
     /** \param rank a rank \return payload it received, collectives and point-to-point */
     uint64_t GetBytesReceived(uint32_t rank) const;
-    /** \return nodes replayed by their duration for lack of what the network needs */
-    const ReplayNotes& GetNotes() const;
+    /**
+     * \return nodes run in a degraded way (replayed by their duration for lack of what
+     *         the network needs, receives of another size than their message) and
+     *         messages that arrived without a receive
+     */
+    ReplayNotes GetNotes() const;
 
     /**
      * Why the replay cannot go on, once the simulator has run out of events with ranks
