@@ -38,7 +38,9 @@ std::atomic<bool> g_stop{false}; //!< raised by SIGINT
 void
 OnSigint(int)
 {
+    // Stop cleanly the first time; a second Ctrl-C ends the process at once.
     g_stop = true;
+    std::signal(SIGINT, SIG_DFL);
 }
 
 /** \return the peak resident set size of this process, MiB */

@@ -12,6 +12,8 @@
 #include "model/compat/hpcc-output-format.h"
 #include "model/util/input-error.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -57,8 +59,26 @@ HpccFlowDriver::HpccFlowDriver(RoceNetwork& net,
 void
 HpccFlowDriver::Start()
 {
-    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    // One start is pending at a time, as in the simulator: a long flow file does not
+    // deepen the event queue.
+    m_order.resize(m_flows.size());
+    for (uint32_t i = 0; i < m_order.size(); ++i)
     {
+        m_order[i] = i;
+    }
+    std::stable_sort(m_order.begin(),
+                     m_order.end(),
+                     [this](uint32_t a, uint32_t b)
+                     { return m_flows[a].start < m_flows[b].start; });
+    ScheduleNextStart();
+}
+
+void
+HpccFlowDriver::ScheduleNextStart()
+{
+    if (m_started < m_order.size())
+    {
+        const uint32_t i = m_order[m_started];
         Simulator::Schedule(
             m_flows[i].start - Simulator::Now(), &HpccFlowDriver::StartFlow, this, i);
     }
@@ -81,6 +101,7 @@ HpccFlowDriver::StartFlow(uint32_t i)
     m_outcomes[i].started = true;
     ++m_started;
     nic->PostSend(qp, f.bytes, i);
+    ScheduleNextStart();
     NS_LOG_LOGIC("flow " << i << " " << f.src << "->" << f.dst << " " << f.bytes << " B");
 }
 

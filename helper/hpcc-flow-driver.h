@@ -68,7 +68,7 @@ class HpccFlowDriver
     HpccFlowDriver(const HpccFlowDriver&) = delete;
     HpccFlowDriver& operator=(const HpccFlowDriver&) = delete;
 
-    /** Schedule every flow's start; call before Simulator::Run. */
+    /** Schedule the flows' starts; call before Simulator::Run. */
     void Start();
 
     /** Flush fct.txt. \throws InputError naming the file on a write error */
@@ -86,6 +86,8 @@ class HpccFlowDriver
     uint32_t GetCompleted() const;
 
   private:
+    /** Schedule the start of the next flow in start order, if any. */
+    void ScheduleNextStart();
     /** Open flow \p i's queue pair and post its message. */
     void StartFlow(uint32_t i);
     /** MessageSent trace: a flow's last byte was acknowledged. */
@@ -97,6 +99,7 @@ class HpccFlowDriver
     std::vector<HpccFlow> m_flows;
     std::vector<Setup> m_setups;
     std::vector<Outcome> m_outcomes;
+    std::vector<uint32_t> m_order;    //!< flow indices in start order
     std::vector<uint16_t> m_nextPort; //!< per node: the next source port
     std::string m_fctPath;
     std::ofstream m_fct;
