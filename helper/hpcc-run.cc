@@ -106,6 +106,7 @@ Largest(const Fabric& fabric, const HpccRoutes& routes, uint32_t bytesPerLink)
 /** Fill each flow's setup; flows are grouped by source so each source is searched once. */
 std::vector<HpccFlowDriver::Setup>
 SetupFlows(const std::vector<HpccFlow>& flows,
+           const std::string& flowPath,
            const HpccRoutes& routes,
            const HpccConfig& config,
            const PairModel& model,
@@ -135,8 +136,9 @@ SetupFlows(const std::vector<HpccFlow>& flows,
         const HpccRoute& route = from[f.dst];
         if (!route.reachable)
         {
-            throw InputError("flow line " + std::to_string(f.line) + ": no route from node " +
-                             std::to_string(f.src) + " to node " + std::to_string(f.dst));
+            throw InputError(flowPath + ":" + std::to_string(f.line) + ": no route from node " +
+                             std::to_string(f.src) + " to node " + std::to_string(f.dst) +
+                             " through switches");
         }
         const Time rtt = route.RoundTrip();
         HpccFlowDriver::Setup& s = setups[i];
@@ -283,6 +285,7 @@ RunHpcc(const HpccRunOptions& o)
     const PairModel model = PairModelOf(o.fidelity, config.packetPayloadSize);
     std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink);
     r.setups = SetupFlows(r.flows,
+                          flowFile.path,
                           routes,
                           config,
                           model,

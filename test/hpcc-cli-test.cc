@@ -76,6 +76,11 @@ TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
     const std::string badKey = Write("hpcc-cli-badkey.txt", "ENABLE_QCN 1\n\nCC_MODE three\n");
     const std::string badFlows = Write("hpcc-cli-badflows.txt", "1\n2 1 8 100 10000 2.0\n");
     const std::string noTopology = Write("hpcc-cli-notopo.txt", "TOPOLOGY_FILE mix/nowhere.txt\n");
+    // Host 0 reaches switch 2 only through host 1, and hosts carry no traffic.
+    const std::string apart = Write("hpcc-cli-apart.txt",
+                                    "4 1 3\n2\n0 1 100Gbps 1000ns 0\n1 2 100Gbps 1000ns 0\n"
+                                    "2 3 100Gbps 1000ns 0\n");
+    const std::string across = Write("hpcc-cli-across.txt", "1\n0 3 3 100 1000 2.0\n");
     const std::pair<std::string, std::string> cases[] = {
         {"", "error: --config: required"},
         {"--config=/nonexistent/config.txt",
@@ -86,6 +91,8 @@ TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
          "error: " + badFlows + ":2: pg: must be at most 7"},
         {"--config=" + noTopology,
          "error: " + noTopology + ":1: TOPOLOGY_FILE mix/nowhere.txt: no such file"},
+        {"--config=" + good + " --topology=" + apart + " --flows=" + across,
+         "error: " + across + ":2: no route from node 0 to node 3 through switches"},
         {"--config=" + good + " --buckets=0", "error: --buckets"},
         {"--config=" + good + " --speed=fast", "error: "},
     };
