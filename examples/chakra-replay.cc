@@ -72,6 +72,12 @@ Main(int argc, char** argv)
     cli.Add(
         "comm-slots", "device collectives and sends running at once per NPU; 0 = unlimited", "1");
     cli.Add("stop", "simulated time limit (e.g. 10s); 0 = none", "0");
+    cli.Add("stall-timeout",
+            "packet level: end the run when bytes are outstanding and none moves this long",
+            "20ms");
+    cli.Add("pfc-deadlock",
+            "packet level: end the run when ports paused this long wait on each other",
+            "2ms");
     cli.Add("progress", "seconds of wall time between progress lines; 0 = none", "2");
     cli.Add("collectives", "collective rows printed in the table", "40");
     cli.Add("astra-log",
@@ -137,6 +143,16 @@ Main(int argc, char** argv)
     config.computeSlots = static_cast<uint32_t>(cli.GetUint("compute-slots", 0, 1U << 20));
     config.commSlots = static_cast<uint32_t>(cli.GetUint("comm-slots", 0, 1U << 20));
     config.stopTime = cli.Get("stop") == "0" ? Time(0) : cli.GetTime("stop");
+    config.stallTimeout = cli.GetTime("stall-timeout");
+    config.pfcDeadlockThreshold = cli.GetTime("pfc-deadlock");
+    for (const char* option : {"stall-timeout", "pfc-deadlock"})
+    {
+        if (!cli.GetTime(option).IsStrictlyPositive())
+        {
+            throw InputError(std::string("--") + option + ": must be positive (got '" +
+                             cli.Get(option) + "')");
+        }
+    }
     const double progress = cli.GetDouble("progress", 0, 3600);
     config.progress = progress > 0 ? &std::cerr : nullptr;
     config.progressPeriod = progress > 0 ? progress : 1.0;
@@ -166,6 +182,12 @@ Main(int argc, char** argv)
     {
         throw InputError("the workload cannot finish: " + result.stuck.front() +
                          (result.stuck.size() > 1 ? " (more above)" : ""));
+    }
+    if (!result.networkFailure.empty())
+    {
+        std::cerr << "error: the network stopped the replay: " << result.networkFailure
+                  << std::endl;
+        return 1;
     }
     std::cerr << "error: the replay stopped before every rank finished ("
               << (result.interrupted ? "interrupted" : "time limit") << ")" << std::endl;

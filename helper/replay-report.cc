@@ -61,6 +61,10 @@ Outcome(const ReplayResult& r)
     {
         return "interrupted";
     }
+    if (!r.networkFailure.empty())
+    {
+        return "network failure";
+    }
     return r.timedOut ? "time limit" : "deadlock";
 }
 
@@ -201,6 +205,10 @@ PrintReplayTables(std::ostream& out,
     {
         out << "stuck: " << line << "\n";
     }
+    if (!r.networkFailure.empty())
+    {
+        out << "network: " << r.networkFailure << "\n";
+    }
     out.flush();
 }
 
@@ -288,7 +296,8 @@ ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
             {"collectives", collectives},
             {"notes", notes},
             {"warnings", r.warnings},
-            {"stuck", r.stuck}};
+            {"stuck", r.stuck},
+            {"network_failure", r.networkFailure}};
 }
 
 std::string

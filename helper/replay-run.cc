@@ -4,6 +4,7 @@
 #include "replay-run.h"
 
 #include "replay-progress.h"
+#include "run-guard.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -220,6 +221,13 @@ RunReplay(const ReplayRunConfig& config)
                             });
     progress.SetStopFlag(config.stopFlag);
     progress.Start();
+    std::unique_ptr<RunGuard> guard;
+    if (net.roce)
+    {
+        guard =
+            std::make_unique<RunGuard>(*net.roce, config.stallTimeout, config.pfcDeadlockThreshold);
+        guard->Start();
+    }
     if (config.stopTime.IsStrictlyPositive())
     {
         Simulator::Stop(config.stopTime);
@@ -233,8 +241,12 @@ RunReplay(const ReplayRunConfig& config)
     result.events = Simulator::GetEventCount() - eventsBefore - progress.GetCheckCount();
 
     result.completed = engine->GetFinishedRankCount() == rankCount;
+    if (guard && guard->GetVerdict() != RunGuard::Verdict::NONE)
+    {
+        result.networkFailure = guard->GetReport();
+    }
     result.interrupted = !result.completed && progress.WasInterrupted();
-    result.timedOut = !result.completed && !result.interrupted &&
+    result.timedOut = !result.completed && !result.interrupted && result.networkFailure.empty() &&
                       config.stopTime.IsStrictlyPositive() && Simulator::Now() >= config.stopTime;
     for (uint32_t r = 0; r < rankCount; ++r)
     {
@@ -248,7 +260,7 @@ RunReplay(const ReplayRunConfig& config)
     if (!result.completed)
     {
         result.simulated = Simulator::Now();
-        if (!result.interrupted && !result.timedOut)
+        if (!result.interrupted && !result.timedOut && result.networkFailure.empty())
         {
             result.stuck = engine->DescribeStuck(20);
         }

@@ -28,18 +28,20 @@ namespace ns3
  */
 struct ReplayRunConfig
 {
-    std::string workload;            //!< prefix: rank r reads <workload>.<r>.et
-    ReplayNetworkConfig network;     //!< fabric and backend
-    std::string systemPath;          //!< ASTRA-sim system JSON; empty: ring on every dimension
-    std::string commGroupPath;       //!< communicator-group JSON; empty or "...empty...": none
-    std::string remoteMemoryPath;    //!< remote-memory JSON; empty: none
-    bool ctrlDeps{false};            //!< ctrl_deps are dependencies too
-    uint32_t cpuSlots{1};            //!< host-side operations at once (0 = unlimited)
-    uint32_t computeSlots{1};        //!< device compute nodes at once (0 = unlimited)
-    uint32_t commSlots{1};           //!< device collectives and sends at once (0 = unlimited)
-    Time stopTime;                   //!< simulated time limit; zero: none
-    std::ostream* progress{nullptr}; //!< progress lines go here, if set
-    double progressPeriod{2.0};      //!< wall seconds between progress lines
+    std::string workload;                //!< prefix: rank r reads <workload>.<r>.et
+    ReplayNetworkConfig network;         //!< fabric and backend
+    std::string systemPath;              //!< ASTRA-sim system JSON; empty: ring on every dimension
+    std::string commGroupPath;           //!< communicator-group JSON; empty or "...empty...": none
+    std::string remoteMemoryPath;        //!< remote-memory JSON; empty: none
+    bool ctrlDeps{false};                //!< ctrl_deps are dependencies too
+    uint32_t cpuSlots{1};                //!< host-side operations at once (0 = unlimited)
+    uint32_t computeSlots{1};            //!< device compute nodes at once (0 = unlimited)
+    uint32_t commSlots{1};               //!< device collectives and sends at once (0 = unlimited)
+    Time stopTime;                       //!< simulated time limit; zero: none
+    Time stallTimeout{MilliSeconds(20)}; //!< packet level: nothing moving this long is a stall
+    Time pfcDeadlockThreshold{MilliSeconds(2)}; //!< packet level: pauses this long in a cycle
+    std::ostream* progress{nullptr};            //!< progress lines go here, if set
+    double progressPeriod{2.0};                 //!< wall seconds between progress lines
     const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run when it becomes true
 };
 
@@ -76,15 +78,16 @@ struct ReplayResult
     bool completed{false};                           //!< every rank finished
     bool interrupted{false};                         //!< stopped by the stop flag
     bool timedOut{false};                            //!< stopped by the time limit
-    Time simulated;                                  //!< last rank's finish, or the stop time
-    uint64_t events{0};                              //!< simulator events of the replay
-    double wallSeconds{0};                           //!< wall-clock time of the simulation
-    uint64_t nodes{0};                               //!< nodes of all ranks
-    uint64_t networkDeliveredBytes{0};               //!< payload the network delivered
-    std::string network;                             //!< description of the network
-    std::string system;                              //!< description of the system configuration
-    std::string groups;                              //!< description of the communicator groups
-    std::string fabricName;                          //!< the fabric's name
+    std::string networkFailure;        //!< packet level: the run guard's report, if it stopped it
+    Time simulated;                    //!< last rank's finish, or the stop time
+    uint64_t events{0};                //!< simulator events of the replay
+    double wallSeconds{0};             //!< wall-clock time of the simulation
+    uint64_t nodes{0};                 //!< nodes of all ranks
+    uint64_t networkDeliveredBytes{0}; //!< payload the network delivered
+    std::string network;               //!< description of the network
+    std::string system;                //!< description of the system configuration
+    std::string groups;                //!< description of the communicator groups
+    std::string fabricName;            //!< the fabric's name
 
     /** \return bytes sent by all ranks */
     uint64_t GetBytesSent() const;
@@ -109,7 +112,9 @@ SystemConfig DefaultReplaySystemConfig(size_t dimensions);
  * Throws InputError before the simulation starts for any bad input (trace, fabric,
  * system, groups, remote memory, or a rank count that differs from the fabric's NPU
  * count), and during it for traces that diverge. A run that cannot finish (ranks wait
- * for each other) returns with completed false and the reasons in stuck.
+ * for each other) returns with completed false and the reasons in stuck. At packet
+ * level a RunGuard watches the network: a PFC deadlock or a stall ends the run with
+ * its report in networkFailure.
  * \param config the run
  * \return what it measured
  */

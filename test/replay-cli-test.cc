@@ -222,3 +222,31 @@ TEST(ReplayCli, BadRunsExitWithStatusTwo)
               std::string::npos)
         << stuck.output;
 }
+
+TEST(ReplayCli, AStalledNetworkEndsTheRunWithItsReport)
+{
+    ettest::ScratchDir dir;
+    const std::string prefix = dir.File("w");
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, 1 << 20)});
+    }
+    // Every frame is lost: the queue pairs retry and never deliver a byte.
+    const std::string fabric = dir.File("lossy.yaml");
+    WriteText(fabric,
+              "name: lossy\ndimensions:\n  - {topology: Ring, npus: 2, rate: 100Gbps, "
+              "latency: 1us, loss: 1}\n");
+    const std::string summary = dir.File("summary.json");
+    const ProgramRun run = Replay("--workload=" + prefix + " --fabric=" + fabric +
+                                  " --stall-timeout=5ms --summary=" + summary);
+    EXPECT_EQ(run.status, 1) << run.output;
+    EXPECT_NE(run.output.find("error: the network stopped the replay: stalled"), std::string::npos)
+        << run.output;
+    EXPECT_NE(run.output.find("network failure"), std::string::npos) << run.output;
+    std::ifstream in(summary);
+    const auto json = nlohmann::json::parse(in);
+    EXPECT_EQ(json["outcome"], "network failure");
+    EXPECT_FALSE(json["ranks"][0]["finished"].get<bool>());
+    // The guard stops the run about one stall timeout after the last progress.
+    EXPECT_LT(json["simulated_ns"].get<double>(), 20e6);
+}

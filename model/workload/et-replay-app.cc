@@ -104,6 +104,7 @@ EtReplayApp::StartApplication()
     NS_LOG_FUNCTION(this << m_rank);
     NS_ABORT_MSG_IF(!m_trace || !m_engine, "EtReplayApp started without a trace or engine");
     m_started = true;
+    m_engine->RankStarted();
     const EtDependencyGraph& graph = m_trace->GetGraph();
     const uint32_t n = m_trace->GetNodeCount();
     m_stats.rank = m_rank;
@@ -184,6 +185,10 @@ EtReplayApp::Drain()
         m_rankFinished(m_rank, m_stats.finish);
         m_engine->RankFinished(m_rank);
     }
+    if (m_started)
+    {
+        m_engine->RankIdle();
+    }
 }
 
 void
@@ -199,6 +204,7 @@ EtReplayApp::Issue(uint32_t position)
     const ReplayNodeAction action = GetReplayNodeAction(node);
     NS_LOG_FUNCTION(this << m_rank << node.id << ToString(node.type));
     m_state[position] = NodeState::Running;
+    m_engine->NodeStarted();
     const auto activity = GetReplayActivity(node, action);
     if (activity)
     {
@@ -246,6 +252,7 @@ EtReplayApp::Complete(uint32_t position)
     NS_ABORT_MSG_IF(m_state[position] != NodeState::Running,
                     "rank " << m_rank << ": node " << node.id << " finished but was not running");
     m_state[position] = NodeState::Done;
+    m_engine->NodeEnded();
     const auto activity = GetReplayActivity(node, GetReplayNodeAction(node));
     if (activity)
     {

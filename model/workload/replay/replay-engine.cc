@@ -4,6 +4,7 @@
 #include "replay-engine.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 #include "model/util/input-error.h"
@@ -36,6 +37,13 @@ ReplayEngine::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Mlfabric")
             .AddConstructor<ReplayEngine>()
+            .AddAttribute("StopWhenIdle",
+                          "Stop the simulation as soon as no node runs on any rank (the "
+                          "workload has finished or is stuck), whatever events other models "
+                          "still hold",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ReplayEngine::m_stopWhenIdle),
+                          MakeBooleanChecker())
             .AddTraceSource("CollectiveFinished",
                             "A collective has finished on every rank of its "
                             "group (its id, see GetCollectives)",
@@ -104,6 +112,42 @@ ReplayEngine::AddRank(Ptr<EtReplayApp> app)
     context.hasRemoteMemory = m_memory != nullptr;
     CheckReplayTrace(app->GetTrace(), context, m_notes);
     m_apps.push_back(app);
+}
+
+void
+ReplayEngine::RankStarted()
+{
+    ++m_startedRanks;
+}
+
+void
+ReplayEngine::NodeStarted()
+{
+    ++m_runningNodes;
+}
+
+void
+ReplayEngine::NodeEnded()
+{
+    NS_ABORT_MSG_IF(m_runningNodes == 0, "a node ended that never started");
+    --m_runningNodes;
+}
+
+void
+ReplayEngine::RankIdle()
+{
+    if (m_stopWhenIdle && m_runningNodes == 0 && m_startedRanks == m_apps.size())
+    {
+        NS_LOG_INFO("no node runs on any rank: " << m_finishedRanks << " of " << m_apps.size()
+                                                 << " ranks finished");
+        Simulator::Stop();
+    }
+}
+
+uint64_t
+ReplayEngine::GetRunningNodeCount() const
+{
+    return m_runningNodes;
 }
 
 uint32_t

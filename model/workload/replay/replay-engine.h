@@ -163,6 +163,26 @@ class ReplayEngine : public Object
      */
     void RankFinished(uint32_t rank);
 
+    /** A rank's application has started. */
+    void RankStarted();
+
+    /** A node has started on some rank. */
+    void NodeStarted();
+
+    /** A node has finished on some rank. */
+    void NodeEnded();
+
+    /**
+     * A rank has issued everything it can for now. Once every application has started,
+     * a run with no node running anywhere can make no further progress (every rank
+     * has finished, or the ranks wait for each other): with StopWhenIdle the simulation
+     * is stopped there, whatever events other models still hold.
+     */
+    void RankIdle();
+
+    /** \return nodes running over all ranks */
+    uint64_t GetRunningNodeCount() const;
+
     /** \return every collective issued, with its timing */
     const std::vector<ReplayCollective>& GetCollectives() const;
     /** \param rank a rank \return payload it sent, collectives and point-to-point */
@@ -212,6 +232,9 @@ class ReplayEngine : public Object
     std::vector<uint64_t> m_p2pSent;                         //!< per rank
     std::vector<uint64_t> m_p2pReceived;                     //!< per rank
     uint32_t m_finishedRanks{0};                             //!< ranks done
+    uint32_t m_startedRanks{0};                              //!< applications started
+    uint64_t m_runningNodes{0};                              //!< nodes running, all ranks
+    bool m_stopWhenIdle{true};                               //!< attribute StopWhenIdle
     ReplayNotes m_notes;                                     //!< degraded nodes
     TracedCallback<uint32_t> m_collectiveFinished;           //!< all ranks done with one
 };
