@@ -8,7 +8,7 @@
 // per-NPU input, ring all-to-all (n-1)/2, direct all-to-all (n-1)/n). A ring sends one
 // way round, so its acknowledgements ride the idle direction; a direct all-to-all loads
 // both directions of every link, and each data packet's 86-byte ACK (BTH, AETH, ICRC,
-// minimum-frame headers, preamble and gap) shares the wire with data. Issue 5 asks for
+// minimum-frame headers, preamble and gap) shares the wire with data. The bound is
 // 3 %; the measured deviation is reported as a test property.
 
 #include "replay-test-support.h"

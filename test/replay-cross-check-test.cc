@@ -3,7 +3,7 @@
  */
 // The same replay at packet level and on ASTRA-sim's congestion-aware network: for
 // uncongested ring all-reduces (8 and 16 NPUs, 1 to 64 MiB, Ring_<N>npus.yml with
-// Ring_4chunks.json) the two agree within 5 % (issue 6) once the analytical bandwidth is
+// Ring_4chunks.json) the two agree within 5 % once the analytical bandwidth is
 // the RoCEv2 goodput, line rate x MTU / (MTU + 82). The deviation is a test property.
 
 #include "replay-test-support.h"
