@@ -205,10 +205,14 @@ RoceNetwork::Finalize(uint32_t maxPayload)
 Ptr<RdmaQueuePair>
 RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
 {
+    // The NIC may reach dst through several ports of different rates (an NPU with a
+    // scale-up and a scale-out NIC): congestion control needs the RTT of the one used.
+    const uint32_t port = m_nics.at(src)->GetNextPortTo(m_nics.at(dst));
+    const auto path = PathOf(src, dst, port);
     return m_nics.at(src)->Connect(m_nics.at(dst),
                                    priority,
-                                   GetBaseRtt(src, dst),
-                                   GetHopCount(src, dst));
+                                   RttOf(path),
+                                   static_cast<uint32_t>(path.size()) - 1);
 }
 
 bool
@@ -260,7 +264,7 @@ RoceNetwork::RouteAt(uint32_t node, uint32_t dst) const
 }
 
 std::vector<const RoceNetwork::Adjacency*>
-RoceNetwork::PathOf(uint32_t src, uint32_t dst) const
+RoceNetwork::PathOf(uint32_t src, uint32_t dst, int64_t firstPort) const
 {
     // Follow the first port of each installed ECMP set: every member has the same length.
     std::vector<const Adjacency*> path;
@@ -270,7 +274,9 @@ RoceNetwork::PathOf(uint32_t src, uint32_t dst) const
         const auto& ports = RouteAt(node, dst);
         NS_ABORT_MSG_IF(ports.empty() || path.size() > m_isHost.size(),
                         "no route from node " << src << " to node " << dst);
-        const Adjacency& adj = m_adjacency[node][m_portSlot[node].at(ports[0])];
+        const uint32_t port =
+            node == src && firstPort >= 0 ? static_cast<uint32_t>(firstPort) : ports[0];
+        const Adjacency& adj = m_adjacency[node][m_portSlot[node].at(port)];
         path.push_back(&adj);
         node = adj.peer;
     }
@@ -286,6 +292,18 @@ RoceNetwork::GetHopCount(uint32_t src, uint32_t dst) const
 Time
 RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
+    return RttOf(PathOf(src, dst));
+}
+
+Time
+RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst, uint32_t port) const
+{
+    return RttOf(PathOf(src, dst, port));
+}
+
+Time
+RoceNetwork::RttOf(const std::vector<const Adjacency*>& path) const
+{
     // Charge each cable a full data packet, an ACK and the propagation delay both ways.
     RoceHeader data;
     data.payload = m_mtu;
@@ -293,7 +311,7 @@ RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst) const
     ack.type = RoceHeader::ACK;
     const uint64_t bits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
     Time rtt;
-    for (const Adjacency* adj : PathOf(src, dst))
+    for (const Adjacency* adj : path)
     {
         rtt += adj->delay * 2 +
                PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / adj->rateBps));

@@ -88,6 +88,11 @@ class RoceNetwork
     uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
     /** \return the unloaded round trip of a full packet and its ACK on the routed path */
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
+    /**
+     * \return the unloaded round trip on the path leaving \p src by \p port, as a queue
+     *         pair sending on that port sees it
+     */
+    Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t port) const;
 
   private:
     /** A cable end at a node. */
@@ -107,8 +112,15 @@ class RoceNetwork
     void RouteTo(uint32_t dst);
     /** \return the installed ECMP set at \p node toward \p dst */
     const std::vector<uint32_t>& RouteAt(uint32_t node, uint32_t dst) const;
-    /** \return the cables of one routed path from \p src to \p dst */
-    std::vector<const Adjacency*> PathOf(uint32_t src, uint32_t dst) const;
+    /**
+     * \return the cables of one routed path from \p src to \p dst, leaving \p src by
+     *         \p firstPort (if given) and by the first port of each ECMP set after it
+     */
+    std::vector<const Adjacency*> PathOf(uint32_t src,
+                                         uint32_t dst,
+                                         int64_t firstPort = -1) const;
+    /** \return the base RTT of \p path */
+    Time RttOf(const std::vector<const Adjacency*>& path) const;
 
     NodeContainer m_nodes;
     std::vector<bool> m_isHost;

@@ -3,15 +3,15 @@
  */
 // Fabric descriptions at packet level, driven through the workload-network seam.
 
+#include "ns3/config.h"
+#include "ns3/simulator.h"
+
 #include "helper/fabric-installer.h"
 #include "helper/rdma-network-backend.h"
 #include "model/fabric/fabric-routing.h"
 #include "model/fabric/multi-dim-builder.h"
-
-#include "ns3/config.h"
-#include "ns3/simulator.h"
-
 #include <gtest/gtest.h>
+
 #include <map>
 #include <tuple>
 
@@ -58,7 +58,8 @@ AllToAll(RoutingAlgorithm algorithm, uint64_t bytes, uint64_t& sentCount, uint64
             backend->Send(
                 m,
                 [&sentCount](const NetworkBackend::Message&) { ++sentCount; },
-                [&arrived](const NetworkBackend::Message& msg) {
+                [&arrived](const NetworkBackend::Message& msg)
+                {
                     EXPECT_EQ(msg.tag, msg.src * 100 + msg.dst);
                     arrived[{msg.src, msg.dst}] += msg.bytes;
                 });
@@ -95,4 +96,39 @@ TEST(FabricPacketLevel, AllToAllOnSwitchByRingDeliversEveryByte)
         EXPECT_EQ(sent, 16u * 15u);
         EXPECT_EQ(pending, 0u);
     }
+}
+
+// An NPU reaches a server peer through its scale-up port or its scale-out NIC (equal hop
+// counts under shortest-path routing): each queue pair's base RTT is that of its own port.
+TEST(FabricPacketLevel, BaseRttFollowsTheQueuePairsPort)
+{
+    LinkSettings scaleUp;
+    scaleUp.rateBps = 1'600'000'000'000;
+    scaleUp.delayPs = 25'000;
+    Fabric fabric = BuildMultiDim("server", {DimensionSpec{DimensionTopology::Switch, 4, scaleUp}});
+    LinkSettings nic;
+    nic.rateBps = 200'000'000'000;
+    nic.delayPs = 500'000;
+    const uint32_t leaf = fabric.AddSwitch("leaf", "leaf", 1);
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        fabric.AddLink(fabric.GetNpuNode(r), leaf, nic);
+    }
+    const RoutingTable routes = ComputeRouting(fabric, RoutingAlgorithm::ShortestPath);
+    RoceNetwork net;
+    const auto rankNode = InstallFabric(fabric, routes, net, 4096);
+    ASSERT_EQ(net.GetNic(rankNode[0])->GetRoute(rankNode[1]).size(), 2u);
+
+    std::map<uint64_t, Time> rttOfRate;
+    for (int i = 0; i < 16; ++i)
+    {
+        Ptr<RdmaQueuePair> qp = net.Connect(rankNode[0], rankNode[1], 3);
+        const uint64_t rate = qp->GetLineRateBps();
+        EXPECT_EQ(qp->GetBaseRtt(), net.GetBaseRtt(rankNode[0], rankNode[1], qp->GetPort()));
+        EXPECT_TRUE(rttOfRate.emplace(rate, qp->GetBaseRtt()).first->second == qp->GetBaseRtt());
+    }
+    ASSERT_EQ(rttOfRate.size(), 2u) << "the hash should use both ports";
+    // Two 500 ns cables against two 25 ns ones, and 8x slower serialization.
+    EXPECT_GT(rttOfRate.at(nic.rateBps), rttOfRate.at(scaleUp.rateBps) + NanoSeconds(1800));
+    Simulator::Destroy();
 }

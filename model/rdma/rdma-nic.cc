@@ -218,6 +218,14 @@ RdmaNic::GetMessagesReceived(uint32_t rxQpn) const
     return m_rxQps.at(rxQpn).messagesReceived;
 }
 
+uint32_t
+RdmaNic::GetNextPortTo(Ptr<RdmaNic> peer) const
+{
+    const auto qpn = static_cast<uint32_t>(m_qps.size());
+    const auto peerQpn = static_cast<uint32_t>(peer->m_rxQps.size());
+    return SelectPort(peer->m_nodeId, FlowHash(m_nodeId, peer->m_nodeId, qpn, peerQpn, 0));
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops)
 {
@@ -227,8 +235,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     qp->m_peerNode = peer->m_nodeId;
     qp->m_peerQpn = static_cast<uint32_t>(peer->m_rxQps.size());
     qp->m_priority = priority;
-    qp->m_port =
-        SelectPort(peer->m_nodeId, FlowHash(m_nodeId, peer->m_nodeId, qp->m_qpn, qp->m_peerQpn, 0));
+    qp->m_port = GetNextPortTo(peer);
     qp->m_lineRateBps = m_ports[qp->m_port].port->GetRateBps();
     qp->m_rateBps = qp->m_lineRateBps;
     qp->m_mtu = m_mtu;

@@ -85,6 +85,13 @@ class RdmaNic : public Object, public RocePortOwner
     Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops);
 
     /**
+     * \param peer the NIC of a destination node
+     * \return the port the next Connect() to \p peer will send on (its base RTT and hop
+     *         count must be those of the path through this port)
+     */
+    uint32_t GetNextPortTo(Ptr<RdmaNic> peer) const;
+
+    /**
      * Post a message on a queue pair.
      * \param qp a queue pair of this NIC
      * \param bytes message size (at least 1)
