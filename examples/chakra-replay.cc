@@ -85,6 +85,10 @@ Main(int argc, char** argv)
             "communication E cycles",
             "0");
     cli.Add("csv", "write the rank table here and the collectives next to it", "");
+    cli.Add("timeseries",
+            "packet level: write switch queues and PFC pauses over time to this CSV",
+            "");
+    cli.Add("sample-period", "packet level: time between --timeseries samples", "10us");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddCcOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
@@ -114,7 +118,8 @@ Main(int argc, char** argv)
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
     const bool packet = config.network.backend == ReplayBackendKind::Packet;
-    for (const char* option : {"cc", "cc-preset", "ecn", "qp-per-message"})
+    for (const char* option :
+         {"cc", "cc-preset", "ecn", "qp-per-message", "timeseries", "sample-period"})
     {
         if (!packet && cli.IsSet(option))
         {
@@ -152,6 +157,13 @@ Main(int argc, char** argv)
             throw InputError(std::string("--") + option + ": must be positive (got '" +
                              cli.Get(option) + "')");
         }
+    }
+    config.timeseriesPath = cli.Get("timeseries");
+    config.samplePeriod = cli.GetTime("sample-period");
+    if (!config.samplePeriod.IsStrictlyPositive())
+    {
+        throw InputError("--sample-period: must be positive (got '" + cli.Get("sample-period") +
+                         "')");
     }
     const double progress = cli.GetDouble("progress", 0, 3600);
     config.progress = progress > 0 ? &std::cerr : nullptr;

@@ -96,6 +96,33 @@ CsvField(const std::string& text)
     return quoted + "\"";
 }
 
+/** Packet-level network figures, one per line; empty for the analytical backends. */
+std::string
+NetworkLines(const ReplayResult& r)
+{
+    if (!r.networkStats)
+    {
+        return "";
+    }
+    const NetworkStats& n = *r.networkStats;
+    return Format("%-30s %llu (paused %.3f us)\n",
+                  "PFC pause frames",
+                  static_cast<unsigned long long>(n.pfcPauseFrames),
+                  n.pfcPausedTime.GetSeconds() * 1e6) +
+           Format("%-30s %llu / %llu\n",
+                  "ECN marks / CNPs",
+                  static_cast<unsigned long long>(n.ecnMarks),
+                  static_cast<unsigned long long>(n.cnps)) +
+           Format("%-30s %llu / %llu\n",
+                  "drops / timeouts",
+                  static_cast<unsigned long long>(n.drops),
+                  static_cast<unsigned long long>(n.timeouts)) +
+           Format("%-30s %.1f / %.1f\n",
+                  "switch queue peak / mean (KiB)",
+                  n.peakQueueBytes / 1024.0,
+                  n.meanQueueBytes / 1024.0);
+}
+
 } // namespace
 
 void
@@ -196,6 +223,7 @@ PrintReplayTables(std::ostream& out,
                   "dangling ctrl_deps",
                   static_cast<unsigned long long>(dangling),
                   config.ctrlDeps ? "" : " (ctrl_deps not used; --ctrl-deps)")
+        << NetworkLines(r)
         << Format("%-30s %llu\n", "events", static_cast<unsigned long long>(r.events))
         << Format("%-30s %.3f\n", "wall time (s)", r.wallSeconds)
         << Format("%-30s %.3f M/s\n",
@@ -297,7 +325,9 @@ ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
             {"notes", notes},
             {"warnings", r.warnings},
             {"stuck", r.stuck},
-            {"network_failure", r.networkFailure}};
+            {"network_failure", r.networkFailure},
+            {"network_stats",
+             r.networkStats ? r.networkStats->ToJson() : nlohmann::json::object()}};
 }
 
 std::string

@@ -4,6 +4,8 @@
 #include "replay-run.h"
 
 #include "replay-progress.h"
+#include "network-sampler.h"
+#include "queue-monitor.h"
 #include "run-guard.h"
 
 #include "ns3/log.h"
@@ -222,8 +224,16 @@ RunReplay(const ReplayRunConfig& config)
     progress.SetStopFlag(config.stopFlag);
     progress.Start();
     std::unique_ptr<RunGuard> guard;
+    std::unique_ptr<QueueMonitor> queues;
+    std::unique_ptr<NetworkSampler> sampler;
     if (net.roce)
     {
+        queues = std::make_unique<QueueMonitor>(*net.roce);
+        if (!config.timeseriesPath.empty())
+        {
+            sampler = std::make_unique<NetworkSampler>(*net.roce, config.samplePeriod);
+            sampler->Start();
+        }
         guard =
             std::make_unique<RunGuard>(*net.roce, config.stallTimeout, config.pfcDeadlockThreshold);
         guard->Start();
@@ -244,6 +254,14 @@ RunReplay(const ReplayRunConfig& config)
     if (guard && guard->GetVerdict() != RunGuard::Verdict::NONE)
     {
         result.networkFailure = guard->GetReport();
+    }
+    if (net.roce)
+    {
+        result.networkStats = CollectNetworkStats(*net.roce, queues.get());
+    }
+    if (sampler)
+    {
+        sampler->WriteCsv(config.timeseriesPath);
     }
     result.interrupted = !result.completed && progress.WasInterrupted();
     result.timedOut = !result.completed && !result.interrupted && result.networkFailure.empty() &&

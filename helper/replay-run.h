@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_REPLAY_RUN_H
 #define MLFABRIC_REPLAY_RUN_H
 
+#include "network-stats.h"
 #include "replay-network.h"
 
 #include "ns3/nstime.h"
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,8 @@ struct ReplayRunConfig
     Time stopTime;                       //!< simulated time limit; zero: none
     Time stallTimeout{MilliSeconds(20)}; //!< packet level: nothing moving this long is a stall
     Time pfcDeadlockThreshold{MilliSeconds(2)}; //!< packet level: pauses this long in a cycle
+    std::string timeseriesPath;                 //!< packet level: switch samples CSV, if set
+    Time samplePeriod{MicroSeconds(10)};        //!< packet level: time between samples
     std::ostream* progress{nullptr};            //!< progress lines go here, if set
     double progressPeriod{2.0};                 //!< wall seconds between progress lines
     const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run when it becomes true
@@ -79,6 +83,7 @@ struct ReplayResult
     bool interrupted{false};                         //!< stopped by the stop flag
     bool timedOut{false};                            //!< stopped by the time limit
     std::string networkFailure;        //!< packet level: the run guard's report, if it stopped it
+    std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
     Time simulated;                    //!< last rank's finish, or the stop time
     uint64_t events{0};                //!< simulator events of the replay
     double wallSeconds{0};             //!< wall-clock time of the simulation

@@ -191,7 +191,9 @@ TEST(FabricReaders, ShippedFabricsLoadWithTheirShapes)
     const std::map<std::string, Shape> shapes = {
         {"incast-16", {17, 1, 17, RoutingAlgorithm::ShortestPath}},
         {"clos-2tier-32", {32, 4 + 2, 32 + 4 * 2, RoutingAlgorithm::ShortestPath}},
-        {"two-dim-8x4", {32, 4 + 4 + 4, 32 + 32 + 4 * 4, RoutingAlgorithm::ShortestPath}},
+        {"two-dim-8x4", {32, 4 + 4 + 4, 32 + 32 + 4 * 4, RoutingAlgorithm::DimensionOrder}},
+        {"two-dim-4x4", {16, 4 + 2 + 4, 16 + 16 + 2 * 4, RoutingAlgorithm::DimensionOrder}},
+        {"two-dim-4x2", {8, 2 + 2 + 2, 8 + 8 + 2 * 2, RoutingAlgorithm::DimensionOrder}},
         {"torus-4x4", {16, 0, 32, RoutingAlgorithm::DimensionOrder}},
         {"ring-8", {8, 0, 8, RoutingAlgorithm::ShortestPath}},
         {"rail-4x8", {32, 4 + 8 + 4, 32 + 32 + 8 * 4, RoutingAlgorithm::ShortestPath}},

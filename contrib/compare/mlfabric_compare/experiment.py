@@ -48,13 +48,13 @@ class Run:
             f"--workload={self.workload['trace']}",
             f"--fabric={self.fabric['file']}",
             f"--backend={self.backend}",
-            f"--cc={self.scheme}",
             f"--RngRun={self.seed}",
             f"--summary={os.path.join(out_dir, 'summary.json')}",
             f"--csv={os.path.join(out_dir, 'ranks.csv')}",
             "--progress=1",
         ]
         if self.backend == "packet":
+            args.append(f"--cc={self.scheme}")
             args.append(f"--timeseries={os.path.join(out_dir, 'timeseries.csv')}")
         for key in ("comm_groups", "system"):
             if self.workload.get(key):
