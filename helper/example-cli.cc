@@ -3,12 +3,12 @@
  */
 #include "example-cli.h"
 
-#include "model/util/input-error.h"
-
 #include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
+
+#include "model/util/input-error.h"
 
 #include <cctype>
 #include <cmath>
@@ -107,8 +107,8 @@ ParseBytes(const std::string& text, const std::string& what)
     const double bytes = number * scale;
     if (bytes < 0 || bytes > 1.8e19 || bytes != std::floor(bytes))
     {
-        throw InputError(what + ": byte size must be a whole non-negative number (got '" +
-                         text + "')");
+        throw InputError(what + ": byte size must be a whole non-negative number (got '" + text +
+                         "')");
     }
     return static_cast<uint64_t>(bytes);
 }
@@ -117,9 +117,21 @@ uint64_t
 ParseRateBps(const std::string& text, const std::string& what)
 {
     static const std::vector<std::pair<std::string, double>> units = {
-        {"", 1},        {"bps", 1},      {"b/s", 1},     {"kbps", 1e3},  {"kb/s", 1e3},
-        {"k", 1e3},     {"mbps", 1e6},   {"mb/s", 1e6},  {"m", 1e6},     {"gbps", 1e9},
-        {"gb/s", 1e9},  {"g", 1e9},      {"tbps", 1e12}, {"tb/s", 1e12}, {"t", 1e12},
+        {"", 1},
+        {"bps", 1},
+        {"b/s", 1},
+        {"kbps", 1e3},
+        {"kb/s", 1e3},
+        {"k", 1e3},
+        {"mbps", 1e6},
+        {"mb/s", 1e6},
+        {"m", 1e6},
+        {"gbps", 1e9},
+        {"gb/s", 1e9},
+        {"g", 1e9},
+        {"tbps", 1e12},
+        {"tb/s", 1e12},
+        {"t", 1e12},
     };
     double number = 0;
     std::string suffix;

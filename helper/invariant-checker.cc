@@ -3,11 +3,11 @@
  */
 #include "invariant-checker.h"
 
-#include "model/link/roce-channel.h"
-
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+
+#include "model/link/roce-channel.h"
 
 #include <sstream>
 
@@ -81,9 +81,9 @@ InvariantChecker::CheckConservation(std::vector<std::string>& out) const
     {
         std::ostringstream line;
         line << "payload not conserved: " << sent << " B sent, " << accounted
-             << " B accounted for (received " << received << ", dropped " << dropped
-             << ", lost " << lost << ", on cables " << onCables << ", queued " << queued
-             << ", held by NICs " << held << ")";
+             << " B accounted for (received " << received << ", dropped " << dropped << ", lost "
+             << lost << ", on cables " << onCables << ", queued " << queued << ", held by NICs "
+             << held << ")";
         out.push_back(line.str());
     }
 }
@@ -179,8 +179,8 @@ InvariantChecker::CheckFinished() const
             {
                 if (ports[i]->IsXoff(p))
                 {
-                    out.push_back(PortName(node, i) + " still holds priority " +
-                                  std::to_string(p) + " paused at the end");
+                    out.push_back(PortName(node, i) + " still holds priority " + std::to_string(p) +
+                                  " paused at the end");
                 }
             }
         }

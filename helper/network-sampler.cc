@@ -3,10 +3,10 @@
  */
 #include "network-sampler.h"
 
-#include "model/util/input-error.h"
-
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include "model/util/input-error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,8 +19,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("NetworkSampler");
 
 NetworkSampler::NetworkSampler(const RoceNetwork& net, Time period)
-    : m_net(net),
-      m_period(period)
+    : m_net(net)
+    , m_period(period)
 {
 }
 

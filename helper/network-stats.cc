@@ -62,7 +62,8 @@ CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
         s.ecnMarks += c.ecnMarks;
         s.drops += c.drops;
         s.peakQueueBytes = std::max(s.peakQueueBytes, c.peakQueueBytes);
-        s.peakBufferBytes = std::max(s.peakBufferBytes, net.GetSwitch(sw)->GetMmu()->GetPeakUsedBytes());
+        s.peakBufferBytes =
+            std::max(s.peakBufferBytes, net.GetSwitch(sw)->GetMmu()->GetPeakUsedBytes());
     }
     if (queues != nullptr)
     {

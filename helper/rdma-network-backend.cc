@@ -3,11 +3,11 @@
  */
 #include "rdma-network-backend.h"
 
-#include "model/util/input-error.h"
-
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
+
+#include "model/util/input-error.h"
 
 namespace ns3
 {
@@ -48,13 +48,12 @@ RdmaNetworkBackend::Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNo
         nic->TraceConnectWithoutContext(
             "MessageSent",
             Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(
-                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t tag, uint64_t, Time) {
-                    OnSent(tag);
-                }));
-        nic->TraceConnectWithoutContext(
-            "MessageReceived",
-            Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
-                [this](uint32_t, uint32_t, uint64_t tag, uint64_t) { OnArrived(tag); }));
+                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t tag, uint64_t, Time)
+                { OnSent(tag); }));
+        nic->TraceConnectWithoutContext("MessageReceived",
+                                        Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                                            [this](uint32_t, uint32_t, uint64_t tag, uint64_t)
+                                            { OnArrived(tag); }));
     }
 }
 
@@ -100,16 +99,18 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
     if (message.src == message.dst || message.bytes == 0)
     {
         // Nothing crosses the network: both sides are done at once.
-        Schedule(Time(0), [message, sent, arrived] {
-            if (arrived)
-            {
-                arrived(message);
-            }
-            if (sent)
-            {
-                sent(message);
-            }
-        });
+        Schedule(Time(0),
+                 [message, sent, arrived]
+                 {
+                     if (arrived)
+                     {
+                         arrived(message);
+                     }
+                     if (sent)
+                     {
+                         sent(message);
+                     }
+                 });
         return;
     }
     const uint64_t id = m_nextId++;

@@ -3,16 +3,16 @@
  */
 #include "roce-network.h"
 
-#include "model/link/roce-channel.h"
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
-
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
+
+#include "model/link/roce-channel.h"
+#include "model/link/roce-header.h"
+#include "model/link/roce-wire.h"
 
 #include <deque>
 #include <limits>
@@ -209,10 +209,8 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
     // scale-up and a scale-out NIC): congestion control needs the RTT of the one used.
     const uint32_t port = m_nics.at(src)->GetNextPortTo(m_nics.at(dst));
     const auto path = PathOf(src, dst, port);
-    return m_nics.at(src)->Connect(m_nics.at(dst),
-                                   priority,
-                                   RttOf(path),
-                                   static_cast<uint32_t>(path.size()) - 1);
+    return m_nics.at(src)->Connect(
+        m_nics.at(dst), priority, RttOf(path), static_cast<uint32_t>(path.size()) - 1);
 }
 
 bool

@@ -4,11 +4,11 @@
 #ifndef MLFABRIC_ROCE_NETWORK_H
 #define MLFABRIC_ROCE_NETWORK_H
 
-#include "model/rdma/rdma-nic.h"
-#include "model/switch/roce-switch.h"
-
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+
+#include "model/rdma/rdma-nic.h"
+#include "model/switch/roce-switch.h"
 
 #include <cstdint>
 #include <vector>
@@ -42,11 +42,8 @@ class RoceNetwork
      * \param lossProbability per-frame loss in each direction
      * \return the port indices at \p a and at \p b
      */
-    std::pair<uint32_t, uint32_t> AddLink(uint32_t a,
-                                          uint32_t b,
-                                          uint64_t rateBps,
-                                          Time delay,
-                                          double lossProbability = 0);
+    std::pair<uint32_t, uint32_t> AddLink(
+        uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability = 0);
 
     /**
      * Compute shortest-path ECMP routes (unless routes were set), size switch buffers
@@ -98,10 +95,10 @@ class RoceNetwork
     /** A cable end at a node. */
     struct Adjacency
     {
-        uint32_t peer{0};     //!< node at the other end
-        uint32_t port{0};     //!< port index at this node
-        uint64_t rateBps{0};  //!< line rate
-        Time delay;           //!< propagation delay
+        uint32_t peer{0};    //!< node at the other end
+        uint32_t port{0};    //!< port index at this node
+        uint64_t rateBps{0}; //!< line rate
+        Time delay;          //!< propagation delay
     };
 
     /** Add a node of either kind. */
@@ -116,9 +113,7 @@ class RoceNetwork
      * \return the cables of one routed path from \p src to \p dst, leaving \p src by
      *         \p firstPort (if given) and by the first port of each ECMP set after it
      */
-    std::vector<const Adjacency*> PathOf(uint32_t src,
-                                         uint32_t dst,
-                                         int64_t firstPort = -1) const;
+    std::vector<const Adjacency*> PathOf(uint32_t src, uint32_t dst, int64_t firstPort = -1) const;
     /** \return the base RTT of \p path */
     Time RttOf(const std::vector<const Adjacency*>& path) const;
 

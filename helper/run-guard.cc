@@ -33,10 +33,10 @@ struct PauseEdge
 } // namespace
 
 RunGuard::RunGuard(const RoceNetwork& net, Time stallTimeout, Time deadlockThreshold)
-    : m_net(net),
-      m_stallTimeout(stallTimeout),
-      m_deadlockThreshold(deadlockThreshold),
-      m_period(std::min(stallTimeout, deadlockThreshold) / 4)
+    : m_net(net)
+    , m_stallTimeout(stallTimeout)
+    , m_deadlockThreshold(deadlockThreshold)
+    , m_period(std::min(stallTimeout, deadlockThreshold) / 4)
 {
 }
 
@@ -115,7 +115,8 @@ RunGuard::FindPauseCycle() const
         {
             for (uint8_t p = 0; p < kNumPriorities; ++p)
             {
-                if (ports[i]->IsPaused(p) && now - ports[i]->GetPauseStart(p) >= m_deadlockThreshold)
+                if (ports[i]->IsPaused(p) &&
+                    now - ports[i]->GetPauseStart(p) >= m_deadlockThreshold)
                 {
                     const uint32_t peer = ports[i]->GetPeer()->GetNode()->GetId();
                     waits[n].push_back(PauseEdge{n, i, peer, p, ports[i]->GetPauseStart(p)});
@@ -128,16 +129,17 @@ RunGuard::FindPauseCycle() const
     std::vector<uint8_t> colour(maxNode + 1, 0);
     std::vector<const PauseEdge*> path;
     std::vector<const PauseEdge*> cycle;
-    std::function<bool(uint32_t)> visit = [&](uint32_t n) {
+    std::function<bool(uint32_t)> visit = [&](uint32_t n)
+    {
         colour[n] = 1;
         for (const auto& e : waits[n])
         {
             path.push_back(&e);
             if (colour[e.peer] == 1)
             {
-                auto start = std::find_if(path.begin(), path.end(), [&](const PauseEdge* x) {
-                    return x->node == e.peer;
-                });
+                auto start = std::find_if(path.begin(),
+                                          path.end(),
+                                          [&](const PauseEdge* x) { return x->node == e.peer; });
                 cycle.assign(start, path.end());
                 return true;
             }
@@ -208,8 +210,8 @@ std::string
 RunGuard::DescribeStall() const
 {
     std::ostringstream out;
-    out << "stalled: no byte delivered or acknowledged since "
-        << m_lastProgressTime.As(Time::US) << "; stuck queue pairs:";
+    out << "stalled: no byte delivered or acknowledged since " << m_lastProgressTime.As(Time::US)
+        << "; stuck queue pairs:";
     size_t listed = 0;
     size_t stuck = 0;
     for (uint32_t host : m_net.GetHosts())
@@ -223,10 +225,10 @@ RunGuard::DescribeStall() const
             }
             ++listed;
             Ptr<RocePort> port = nic->GetPort(qp->GetPort());
-            out << "\n  node " << host << " QP " << qp->GetQpn() << " -> node "
-                << qp->GetPeerNode() << ": " << qp->GetSndUna() << " of " << qp->GetPostedBytes()
-                << " bytes acknowledged, " << qp->GetSndNxt() - qp->GetSndUna()
-                << " in flight, " << qp->GetTimeouts() << " timeouts";
+            out << "\n  node " << host << " QP " << qp->GetQpn() << " -> node " << qp->GetPeerNode()
+                << ": " << qp->GetSndUna() << " of " << qp->GetPostedBytes()
+                << " bytes acknowledged, " << qp->GetSndNxt() - qp->GetSndUna() << " in flight, "
+                << qp->GetTimeouts() << " timeouts";
             if (port->IsPaused(qp->GetPriority()))
             {
                 out << ", priority " << unsigned(qp->GetPriority()) << " paused by PFC since "

@@ -34,9 +34,9 @@ class RunGuard
     /** Why the guard stopped a run. */
     enum class Verdict
     {
-        NONE,        //!< it did not stop the run
+        NONE,         //!< it did not stop the run
         PFC_DEADLOCK, //!< a cycle of persistent pauses
-        STALL,       //!< no progress with bytes outstanding
+        STALL,        //!< no progress with bytes outstanding
     };
 
     /**

@@ -3,9 +3,9 @@
  */
 #include "summary.h"
 
-#include "model/util/input-error.h"
-
 #include "ns3/log.h"
+
+#include "model/util/input-error.h"
 
 #include <cerrno>
 #include <cstring>

@@ -5,6 +5,7 @@
 #define MLFABRIC_SUMMARY_H
 
 #include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace ns3

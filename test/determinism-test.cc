@@ -5,9 +5,10 @@
 
 #include "program-run.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <string>
 
 namespace
@@ -18,10 +19,9 @@ nlohmann::json
 LossyIncast(const std::string& extra, const std::string& name)
 {
     const std::string path = testing::TempDir() + name;
-    const ProgramRun run =
-        RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
-                   "/incast --senders=8 --size=512KiB --loss=0.002 --summary=" + path + " " +
-                   extra);
+    const ProgramRun run = RunProgram(
+        std::string(MLFABRIC_EXAMPLES_DIR) +
+        "/incast --senders=8 --size=512KiB --loss=0.002 --summary=" + path + " " + extra);
     EXPECT_EQ(run.status, 0) << run.output;
     std::ifstream in(path);
     nlohmann::json summary = nlohmann::json::parse(in);

@@ -5,9 +5,10 @@
 
 #include "program-run.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <string>
 
 namespace
@@ -76,9 +77,8 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
 TEST(IncastCli, RunsOnAFabricFile)
 {
     const std::string path = testing::TempDir() + "incast-fabric.json";
-    const ProgramRun run = Execute("--fabric=" MLFABRIC_SOURCE_DIR
-                                   "/fabrics/incast-16.yaml --size=256KiB --summary=" +
-                                   path);
+    const ProgramRun run = Execute(
+        "--fabric=" MLFABRIC_SOURCE_DIR "/fabrics/incast-16.yaml --size=256KiB --summary=" + path);
     ASSERT_EQ(run.status, 0) << run.output;
     std::ifstream in(path);
     const auto summary = nlohmann::json::parse(in);

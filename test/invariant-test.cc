@@ -4,6 +4,12 @@
 // The data plane keeps its books: conservation of payload, buffer accounting, PFC
 // consistency and exactly-once delivery, checked during and after demanding runs.
 
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
 #include "helper/fabric-installer.h"
 #include "helper/invariant-checker.h"
 #include "helper/roce-network.h"
@@ -12,13 +18,6 @@
 #include "model/link/pfc-header.h"
 #include "model/link/roce-channel.h"
 #include "model/link/roce-wire.h"
-
-#include "ns3/boolean.h"
-#include "ns3/config.h"
-#include "ns3/data-rate.h"
-#include "ns3/simulator.h"
-#include "ns3/uinteger.h"
-
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -32,14 +31,16 @@ const Time kDelay = MicroSeconds(1);
 class InvariantTest : public testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
         Config::Reset();
     }
 
     /** N senders to one receiver through one switch; every sender posts two messages. */
-    void RunIncast(uint32_t senders, uint64_t bytes, double loss = 0)
+    void
+    RunIncast(uint32_t senders, uint64_t bytes, double loss = 0)
     {
         const uint32_t sw = m_net.AddSwitch();
         const uint32_t dst = m_net.AddHost();
@@ -61,7 +62,8 @@ class InvariantTest : public testing::Test
     }
 
     /** Run to the end with periodic checks, then check the finished run. */
-    void CheckWhileRunning()
+    void
+    CheckWhileRunning()
     {
         InvariantChecker checker(m_net);
         checker.StartPeriodic(MicroSeconds(20));

@@ -3,15 +3,15 @@
  */
 // Time series of switch queues and pauses.
 
-#include "helper/network-sampler.h"
-#include "helper/roce-network.h"
-
 #include "ns3/config.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <fstream>
+#include "helper/network-sampler.h"
+#include "helper/roce-network.h"
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 using namespace ns3;
 
@@ -37,9 +37,8 @@ TEST(NetworkSampler, TracksTheIncastQueueAndStopsWithTheRun)
     net.GetNic(dst)->TraceConnectWithoutContext(
         "MessageReceived",
         Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
-            [&lastDelivery](uint32_t, uint32_t, uint64_t, uint64_t) {
-                lastDelivery = Simulator::Now();
-            }));
+            [&lastDelivery](uint32_t, uint32_t, uint64_t, uint64_t)
+            { lastDelivery = Simulator::Now(); }));
     NetworkSampler sampler(net, MicroSeconds(10));
     sampler.Start();
     Simulator::Run();

@@ -3,18 +3,18 @@
  */
 // IEEE 802.1Qbb pause semantics of a RocePort: quanta, expiry, refresh, resume.
 
-#include "model/link/pfc-header.h"
-#include "model/link/roce-channel.h"
-#include "model/link/roce-port.h"
-#include "model/link/roce-wire.h"
-
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "model/link/pfc-header.h"
+#include "model/link/roce-channel.h"
+#include "model/link/roce-port.h"
+#include "model/link/roce-wire.h"
 #include <gtest/gtest.h>
+
 #include <vector>
 
 using namespace ns3;
@@ -29,7 +29,8 @@ const Time kDelay = MicroSeconds(1);
 class SaturatedOwner : public RocePortOwner
 {
   public:
-    bool DequeueFrame(RocePort& port, RoceFrame& frame) override
+    bool
+    DequeueFrame(RocePort& port, RoceFrame& frame) override
     {
         if (port.IsPaused(3))
         {
@@ -42,7 +43,8 @@ class SaturatedOwner : public RocePortOwner
         return true;
     }
 
-    void ReceiveFrame(RocePort&, Ptr<Packet>, uint32_t) override
+    void
+    ReceiveFrame(RocePort&, Ptr<Packet>, uint32_t) override
     {
     }
 
@@ -52,7 +54,8 @@ class SaturatedOwner : public RocePortOwner
 class PfcTest : public testing::Test
 {
   public:
-    void SetUp() override
+    void
+    SetUp() override
     {
         for (auto& p : m_ports)
         {
@@ -68,13 +71,15 @@ class PfcTest : public testing::Test
         m_ports[1]->SetOwner(&m_receiver, 0);
     }
 
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
     }
 
     /** Send a pause frame with \p quanta for priority 3 from port 1 to port 0. */
-    void SendPause(uint16_t quanta)
+    void
+    SendPause(uint16_t quanta)
     {
         PfcHeader pfc;
         pfc.SetQuanta(3, quanta);
@@ -89,7 +94,8 @@ class PfcTest : public testing::Test
     }
 
     /** \return the time a PFC frame takes to reach the other end */
-    Time PfcFlight() const
+    Time
+    PfcFlight() const
     {
         return m_ports[1]->SerializationTime(wire::kPfcWireBytes) + kDelay;
     }
@@ -130,7 +136,8 @@ TEST_F(PfcTest, PauseExpiresAfterItsQuanta)
     bool pausedBeforeEnd = true;
     bool pausedAfterEnd = true;
     Simulator::Schedule(Time(0), &RocePort::NotifyWork, m_ports[0]);
-    Simulator::Schedule(arrival + NanoSeconds(1), [&] { pausedJustAfter = m_ports[0]->IsPaused(3); });
+    Simulator::Schedule(arrival + NanoSeconds(1),
+                        [&] { pausedJustAfter = m_ports[0]->IsPaused(3); });
     Simulator::Schedule(arrival + pause - NanoSeconds(1),
                         [&] { pausedBeforeEnd = m_ports[0]->IsPaused(3); });
     Simulator::Schedule(arrival + pause + NanoSeconds(1),

@@ -4,9 +4,10 @@
 #ifndef MLFABRIC_TEST_PROGRAM_RUN_H
 #define MLFABRIC_TEST_PROGRAM_RUN_H
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 /** Output and exit status of a program run by a test. */
 struct ProgramRun

@@ -3,17 +3,17 @@
  */
 // The RoCEv2 data plane against analytical values and conservation of bytes.
 
-#include "helper/incast-scenario.h"
-#include "helper/roce-network.h"
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
-
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "helper/incast-scenario.h"
+#include "helper/roce-network.h"
+#include "model/link/roce-header.h"
+#include "model/link/roce-wire.h"
 #include <gtest/gtest.h>
+
 #include <map>
 #include <vector>
 
@@ -30,43 +30,47 @@ const Time kDelay = MicroSeconds(1);
 Time
 Tx(uint64_t bytes, uint64_t rate = kRate)
 {
-    const unsigned __int128 bitPs = static_cast<unsigned __int128>(bytes) * 8 * 1'000'000'000'000ULL;
+    const unsigned __int128 bitPs =
+        static_cast<unsigned __int128>(bytes) * 8 * 1'000'000'000'000ULL;
     return PicoSeconds(static_cast<int64_t>(bitPs / rate));
 }
 
 /** Records sender and receiver completions of every message on a network. */
 struct Completions
 {
-    std::vector<Time> sent;     //!< sender-side completion times
-    std::vector<uint64_t> sentBytes; //!< their sizes
-    std::vector<Time> received; //!< receiver-side completion times
+    std::vector<Time> sent;              //!< sender-side completion times
+    std::vector<uint64_t> sentBytes;     //!< their sizes
+    std::vector<Time> received;          //!< receiver-side completion times
     std::vector<uint64_t> receivedBytes; //!< their sizes
-    std::vector<uint64_t> receivedTags;   //!< their tags
+    std::vector<uint64_t> receivedTags;  //!< their tags
 
-    void Watch(Ptr<RdmaNic> nic)
+    void
+    Watch(Ptr<RdmaNic> nic)
     {
         nic->TraceConnectWithoutContext(
             "MessageSent",
             Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(
-                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t bytes, Time) {
+                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t bytes, Time)
+                {
                     sent.push_back(Simulator::Now());
                     sentBytes.push_back(bytes);
                 }));
-        nic->TraceConnectWithoutContext(
-            "MessageReceived",
-            Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
-                [this](uint32_t, uint32_t, uint64_t tag, uint64_t bytes) {
-                    received.push_back(Simulator::Now());
-                    receivedBytes.push_back(bytes);
-                    receivedTags.push_back(tag);
-                }));
+        nic->TraceConnectWithoutContext("MessageReceived",
+                                        Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                                            [this](uint32_t, uint32_t, uint64_t tag, uint64_t bytes)
+                                            {
+                                                received.push_back(Simulator::Now());
+                                                receivedBytes.push_back(bytes);
+                                                receivedTags.push_back(tag);
+                                            }));
     }
 };
 
 class DataPlaneTest : public testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
         Config::Reset();
@@ -115,8 +119,7 @@ TEST_F(DataPlaneTest, MessageLatencyMatchesStoreAndForward)
         // train at line rate, so the short last packet leaves a switch one full
         // packet time after it left the previous hop: every switch adds one full
         // packet's serialization, and the train crosses k + 1 cables.
-        const Time received =
-            Tx(full * fullWire + lastWire) + Tx(fullWire) * k + kDelay * (k + 1);
+        const Time received = Tx(full * fullWire + lastWire) + Tx(fullWire) * k + kDelay * (k + 1);
         RoceHeader ack;
         ack.type = RoceHeader::ACK;
         const Time acked = received + (Tx(ack.GetWireBytes()) + kDelay) * (k + 1);
@@ -124,7 +127,8 @@ TEST_F(DataPlaneTest, MessageLatencyMatchesStoreAndForward)
         ASSERT_EQ(done.received.size(), 1u) << k << " switches";
         ASSERT_EQ(done.sent.size(), 1u) << k << " switches";
         EXPECT_EQ(done.receivedBytes[0], size);
-        EXPECT_NEAR(done.received[0].GetSeconds(), received.GetSeconds(), 0.005 * received.GetSeconds())
+        EXPECT_NEAR(
+            done.received[0].GetSeconds(), received.GetSeconds(), 0.005 * received.GetSeconds())
             << k << " switches";
         EXPECT_NEAR(done.sent[0].GetSeconds(), acked.GetSeconds(), 0.005 * acked.GetSeconds())
             << k << " switches";
@@ -292,7 +296,8 @@ TEST_F(DataPlaneTest, FiveGibMessageCompletes)
     EXPECT_EQ(net.GetNic(a)->GetCounters().dataBytesTx, size);
     const uint64_t packets = (size + kMtu - 1) / kMtu;
     const Time expected = Tx(size + packets * wire::kDataOverhead, rate) + kDelay;
-    EXPECT_NEAR(done.received[0].GetSeconds(), expected.GetSeconds(), 0.005 * expected.GetSeconds());
+    EXPECT_NEAR(
+        done.received[0].GetSeconds(), expected.GetSeconds(), 0.005 * expected.GetSeconds());
 }
 
 // Acceptance 8: a paused priority does not block another priority on the same port.

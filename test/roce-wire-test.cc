@@ -5,7 +5,6 @@
 
 #include "model/link/roce-header.h"
 #include "model/link/roce-wire.h"
-
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -33,7 +32,8 @@ Make(RoceHeader::Type type, uint32_t payload = 0, bool withInt = false, uint8_t 
 class RoceWireTest : public testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         wire::SetFormat(wire::Format::RoceV2);
     }

@@ -3,13 +3,12 @@
  */
 // Runs that cannot finish end early with a report: PFC deadlocks and stalls.
 
-#include "helper/roce-network.h"
-#include "helper/run-guard.h"
-
 #include "ns3/config.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "helper/roce-network.h"
+#include "helper/run-guard.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -23,7 +22,8 @@ const Time kDelay = MicroSeconds(1);
 class RunGuardTest : public testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
         Config::Reset();

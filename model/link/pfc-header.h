@@ -53,7 +53,7 @@ class PfcHeader : public Header
     uint16_t GetQuanta(uint8_t priority) const;
 
   private:
-    uint16_t m_classEnable{0};            //!< bit p set: priority p addressed
+    uint16_t m_classEnable{0};          //!< bit p set: priority p addressed
     std::array<uint16_t, 8> m_quanta{}; //!< pause time per priority
 };
 

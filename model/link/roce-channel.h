@@ -77,7 +77,7 @@ class RoceChannel : public Channel
     void DoDispose() override;
 
   private:
-    Time m_delay;           //!< propagation delay
+    Time m_delay;            //!< propagation delay
     Ptr<RocePort> m_ends[2]; //!< the two ports
     uint64_t m_inFlight{0};  //!< payload sent and not yet arrived
 };

@@ -68,8 +68,8 @@ void
 RoceHeader::Print(std::ostream& os) const
 {
     static const char* names[] = {"DATA", "ACK", "NACK", "CNP"};
-    os << names[type] << " prio=" << unsigned(priority) << " " << src << ":" << srcQp << "->"
-       << dst << ":" << dstQp << " seq=" << seq << " len=" << payload << " flags=0x" << std::hex
+    os << names[type] << " prio=" << unsigned(priority) << " " << src << ":" << srcQp << "->" << dst
+       << ":" << dstQp << " seq=" << seq << " len=" << payload << " flags=0x" << std::hex
        << unsigned(flags) << std::dec << " hops=" << unsigned(nHops);
 }
 
@@ -82,8 +82,8 @@ RoceHeader::GetSerializedSize() const
 void
 RoceHeader::Serialize(Buffer::Iterator i) const
 {
-    const FixedFields f{type, priority, flags, nHops, src, dst, srcQp, dstQp, payload, seq, imm,
-                        timestampPs};
+    const FixedFields f{
+        type, priority, flags, nHops, src, dst, srcQp, dstQp, payload, seq, imm, timestampPs};
     i.Write(reinterpret_cast<const uint8_t*>(&f), kFixedBytes);
     for (uint32_t h = 0; h < nHops; ++h)
     {

@@ -4,10 +4,10 @@
 #ifndef MLFABRIC_ROCE_HEADER_H
 #define MLFABRIC_ROCE_HEADER_H
 
-#include "model/cc/congestion-ops.h"
-
 #include "ns3/header.h"
 #include "ns3/packet.h"
+
+#include "model/cc/congestion-ops.h"
 
 #include <array>
 #include <cstdint>
@@ -40,12 +40,12 @@ class RoceHeader : public Header
     /** Bits of the flags field. */
     enum Flag : uint8_t
     {
-        LAST = 1,       //!< last packet of a message
-        ECT = 2,        //!< ECN-capable transport
-        CE = 4,         //!< congestion experienced (set by a switch)
-        WANT_INT = 8,   //!< switches stamp INT hops
-        WANT_CNP = 16,  //!< the receiver answers CE marks with CNPs
-        ECN_ECHO = 32,  //!< (ACK) acknowledged data carried CE
+        LAST = 1,      //!< last packet of a message
+        ECT = 2,       //!< ECN-capable transport
+        CE = 4,        //!< congestion experienced (set by a switch)
+        WANT_INT = 8,  //!< switches stamp INT hops
+        WANT_CNP = 16, //!< the receiver answers CE marks with CNPs
+        ECN_ECHO = 32, //!< (ACK) acknowledged data carried CE
     };
 
     RoceHeader() = default;
@@ -72,13 +72,15 @@ class RoceHeader : public Header
     uint32_t GetWireBytes() const;
 
     /** \return true if \p flag is set */
-    bool Has(Flag flag) const
+    bool
+    Has(Flag flag) const
     {
         return (flags & flag) != 0;
     }
 
     /** Set \p flag. */
-    void Set(Flag flag)
+    void
+    Set(Flag flag)
     {
         flags |= flag;
     }

@@ -33,7 +33,7 @@ constexpr uint8_t kNumPriorities = 8;
  */
 struct RoceFrame
 {
-    Ptr<Packet> packet; //!< the frame
+    Ptr<Packet> packet;    //!< the frame
     uint32_t wireBytes{0}; //!< bytes on the wire, preamble and inter-frame gap included
     uint8_t priority{0};   //!< traffic class
     uint32_t payload{0};   //!< message payload it carries (data packets), for accounting
@@ -141,24 +141,25 @@ class RocePort : public NetDevice
     /** Counters of one port, kept for statistics and tests. */
     struct Counters
     {
-        uint64_t txFrames{0};   //!< frames sent (PFC included)
-        uint64_t txBytes{0};    //!< wire bytes sent (PFC included)
-        uint64_t rxFrames{0};   //!< frames received (PFC included)
-        uint64_t lostFrames{0}; //!< frames lost on the wire (loss probability)
-        uint64_t pfcPauseTx{0}; //!< pause frames sent (nonzero quanta, refreshes included)
+        uint64_t txFrames{0};    //!< frames sent (PFC included)
+        uint64_t txBytes{0};     //!< wire bytes sent (PFC included)
+        uint64_t rxFrames{0};    //!< frames received (PFC included)
+        uint64_t lostFrames{0};  //!< frames lost on the wire (loss probability)
+        uint64_t pfcPauseTx{0};  //!< pause frames sent (nonzero quanta, refreshes included)
         uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
-        uint64_t pfcRx{0};      //!< PFC frames received
+        uint64_t pfcRx{0};       //!< PFC frames received
         std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
-        uint64_t txPayload{0};   //!< message payload sent (lost frames included)
-        uint64_t rxPayload{0};   //!< message payload received
-        uint64_t lostPayload{0}; //!< message payload lost on the wire
+        uint64_t txPayload{0};          //!< message payload sent (lost frames included)
+        uint64_t rxPayload{0};          //!< message payload received
+        uint64_t lostPayload{0};        //!< message payload lost on the wire
         Time lastXon[kNumPriorities]{}; //!< when this port last sent a resume, per priority
-        uint64_t watchdogTriggers{0}; //!< pause storms broken by the PFC watchdog
-        uint64_t pfcIgnored{0};       //!< pause frames ignored while the watchdog restores
+        uint64_t watchdogTriggers{0};   //!< pause storms broken by the PFC watchdog
+        uint64_t pfcIgnored{0};         //!< pause frames ignored while the watchdog restores
     };
 
     /** \return wire bytes sent so far (PFC included) */
-    uint64_t GetTxBytes() const
+    uint64_t
+    GetTxBytes() const
     {
         return m_counters.txBytes;
     }
@@ -253,11 +254,11 @@ class RocePort : public NetDevice
 
     Counters m_counters;
 
-    TracedCallback<Ptr<const Packet>> m_txTrace; //!< a frame started on the wire
-    TracedCallback<Ptr<const Packet>> m_lossTrace; //!< a frame was lost on the wire
+    TracedCallback<Ptr<const Packet>> m_txTrace;    //!< a frame started on the wire
+    TracedCallback<Ptr<const Packet>> m_lossTrace;  //!< a frame was lost on the wire
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace; //!< PFC sent: priority, quanta
-    TracedCallback<uint8_t, Time> m_pauseTrace; //!< a pause ended: priority, duration
-    TracedCallback<uint8_t> m_watchdogTrace;    //!< the watchdog broke a pause storm
+    TracedCallback<uint8_t, Time> m_pauseTrace;     //!< a pause ended: priority, duration
+    TracedCallback<uint8_t> m_watchdogTrace;        //!< the watchdog broke a pause storm
 };
 
 } // namespace ns3

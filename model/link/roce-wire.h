@@ -19,19 +19,19 @@ namespace ns3
  */
 namespace wire
 {
-constexpr uint32_t kPreambleSfd = 8;   //!< preamble and start-of-frame delimiter
+constexpr uint32_t kPreambleSfd = 8;    //!< preamble and start-of-frame delimiter
 constexpr uint32_t kInterFrameGap = 12; //!< minimum idle time between frames
-constexpr uint32_t kEthernet = 14;     //!< destination, source, EtherType
-constexpr uint32_t kFcs = 4;           //!< frame check sequence
-constexpr uint32_t kIpv4 = 20;         //!< IPv4 header without options
-constexpr uint32_t kUdp = 8;           //!< UDP header (destination port 4791)
-constexpr uint32_t kBth = 12;          //!< InfiniBand base transport header
-constexpr uint32_t kIcrc = 4;          //!< invariant CRC
-constexpr uint32_t kAeth = 4;          //!< ACK extended transport header
-constexpr uint32_t kCnpPad = 16;       //!< reserved bytes of a CNP after the BTH
-constexpr uint32_t kMinFrame = 64;     //!< minimum Ethernet frame, header to FCS
-constexpr uint32_t kIntHop = 8;        //!< one INT hop record (HPCC's packing)
-constexpr uint32_t kIntShim = 2;       //!< INT hop counter
+constexpr uint32_t kEthernet = 14;      //!< destination, source, EtherType
+constexpr uint32_t kFcs = 4;            //!< frame check sequence
+constexpr uint32_t kIpv4 = 20;          //!< IPv4 header without options
+constexpr uint32_t kUdp = 8;            //!< UDP header (destination port 4791)
+constexpr uint32_t kBth = 12;           //!< InfiniBand base transport header
+constexpr uint32_t kIcrc = 4;           //!< invariant CRC
+constexpr uint32_t kAeth = 4;           //!< ACK extended transport header
+constexpr uint32_t kCnpPad = 16;        //!< reserved bytes of a CNP after the BTH
+constexpr uint32_t kMinFrame = 64;      //!< minimum Ethernet frame, header to FCS
+constexpr uint32_t kIntHop = 8;         //!< one INT hop record (HPCC's packing)
+constexpr uint32_t kIntShim = 2;        //!< INT hop counter
 
 /** Per-frame cost on the wire but not in a switch buffer. */
 constexpr uint32_t kPhyOverhead = kPreambleSfd + kInterFrameGap;
@@ -45,8 +45,7 @@ FrameBytes(uint32_t l4Payload)
 }
 
 /** RoCEv2 overhead of a data packet: 82 bytes on the wire around the payload. */
-constexpr uint32_t kDataOverhead =
-    kPhyOverhead + kEthernet + kIpv4 + kUdp + kBth + kIcrc + kFcs;
+constexpr uint32_t kDataOverhead = kPhyOverhead + kEthernet + kIpv4 + kUdp + kBth + kIcrc + kFcs;
 static_assert(kDataOverhead == 82, "RoCEv2 per-packet wire overhead is 82 bytes");
 
 /** Wire bytes of a PFC (MAC control) frame: a minimum frame plus preamble and gap. */

@@ -3,10 +3,6 @@
  */
 #include "rdma-nic.h"
 
-#include "model/cc/cc-none.h"
-#include "model/link/flow-hash.h"
-#include "model/link/roce-header.h"
-
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -14,6 +10,10 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+
+#include "model/cc/cc-none.h"
+#include "model/link/flow-hash.h"
+#include "model/link/roce-header.h"
 
 #include <algorithm>
 #include <limits>

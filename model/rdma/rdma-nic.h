@@ -7,12 +7,12 @@
 #include "rdma-queue-pair.h"
 #include "rdma-rx-queue-pair.h"
 
-#include "model/link/roce-port.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+
+#include "model/link/roce-port.h"
 
 #include <cstdint>
 #include <deque>
@@ -37,7 +37,9 @@ class RoceHeader;
  * arrives in order, on the sender when its last byte is acknowledged. Frames for
  * other nodes are forwarded, so NPUs can be transit hops of ring and torus fabrics.
  */
-class RdmaNic : public Object, public RocePortOwner
+class RdmaNic
+    : public Object
+    , public RocePortOwner
 {
   public:
     /**
@@ -106,19 +108,19 @@ class RdmaNic : public Object, public RocePortOwner
     /** Transport counters of a NIC. */
     struct Counters
     {
-        uint64_t dataPacketsTx{0};    //!< data packets sent, retransmissions included
-        uint64_t dataBytesTx{0};      //!< payload bytes sent, retransmissions included
+        uint64_t dataPacketsTx{0};      //!< data packets sent, retransmissions included
+        uint64_t dataBytesTx{0};        //!< payload bytes sent, retransmissions included
         uint64_t retransmittedBytes{0}; //!< payload bytes sent more than once
-        uint64_t acksTx{0};           //!< ACKs sent
-        uint64_t nacksTx{0};          //!< NACKs sent
-        uint64_t cnpsTx{0};           //!< CNPs sent
-        uint64_t cnpsRx{0};           //!< CNPs received
-        uint64_t timeouts{0};         //!< retransmission timeouts
-        uint64_t deliveredBytes{0};   //!< payload delivered in order to the receiver
-        uint64_t duplicateBytes{0};   //!< payload received again and discarded
-        uint64_t outOfOrderBytes{0};  //!< payload received after a gap and discarded
-        uint64_t ecnMarkedRx{0};      //!< data packets received with CE
-        uint64_t forwardedFrames{0};  //!< frames forwarded for other nodes
+        uint64_t acksTx{0};             //!< ACKs sent
+        uint64_t nacksTx{0};            //!< NACKs sent
+        uint64_t cnpsTx{0};             //!< CNPs sent
+        uint64_t cnpsRx{0};             //!< CNPs received
+        uint64_t timeouts{0};           //!< retransmission timeouts
+        uint64_t deliveredBytes{0};     //!< payload delivered in order to the receiver
+        uint64_t duplicateBytes{0};     //!< payload received again and discarded
+        uint64_t outOfOrderBytes{0};    //!< payload received after a gap and discarded
+        uint64_t ecnMarkedRx{0};        //!< data packets received with CE
+        uint64_t forwardedFrames{0};    //!< frames forwarded for other nodes
     };
 
     /** \return the counters */
@@ -139,11 +141,8 @@ class RdmaNic : public Object, public RocePortOwner
      * \param bytes message size
      * \param posted when it was posted
      */
-    typedef void (*MessageSentCallback)(Ptr<RdmaQueuePair> qp,
-                                        uint64_t id,
-                                        uint64_t tag,
-                                        uint64_t bytes,
-                                        Time posted);
+    typedef void (*MessageSentCallback)(
+        Ptr<RdmaQueuePair> qp, uint64_t id, uint64_t tag, uint64_t bytes, Time posted);
     /**
      * Signature of the MessageReceived trace: a message's last byte has arrived.
      * \param srcNode sending node

@@ -16,8 +16,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 TypeId
 RdmaQueuePair::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Mlfabric");
+    static TypeId tid = TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Mlfabric");
     return tid;
 }
 

@@ -4,10 +4,10 @@
 #ifndef MLFABRIC_RDMA_QUEUE_PAIR_H
 #define MLFABRIC_RDMA_QUEUE_PAIR_H
 
-#include "model/cc/congestion-ops.h"
-
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+
+#include "model/cc/congestion-ops.h"
 
 #include <cstdint>
 #include <deque>
@@ -38,7 +38,9 @@ struct RdmaMessage
  * rewinds across message boundaries (go-back-N). Each QP has its own congestion
  * control instance, pacing rate and optional window.
  */
-class RdmaQueuePair : public Object, public CcQueuePairView
+class RdmaQueuePair
+    : public Object
+    , public CcQueuePairView
 {
   public:
     /**
@@ -99,8 +101,8 @@ class RdmaQueuePair : public Object, public CcQueuePairView
     uint32_t m_peerNode{0};
     uint32_t m_peerQpn{0};
     uint8_t m_priority{3};
-    uint32_t m_port{0};  //!< index of the NIC port it sends on
-    uint32_t m_hops{0};  //!< switch hops to the peer
+    uint32_t m_port{0}; //!< index of the NIC port it sends on
+    uint32_t m_hops{0}; //!< switch hops to the peer
     uint32_t m_mtu{4096};
     uint64_t m_lineRateBps{0};
     Time m_baseRtt;
@@ -112,12 +114,12 @@ class RdmaQueuePair : public Object, public CcQueuePairView
     uint64_t m_sentHigh{0}; //!< one past the highest byte ever sent
     uint64_t m_postedEnd{0};
     uint64_t m_nextMessageId{0};
-    Time m_nextAvail; //!< pacing: earliest time of the next packet
+    Time m_nextAvail;                   //!< pacing: earliest time of the next packet
     std::deque<RdmaMessage> m_messages; //!< unacknowledged messages, oldest first
     Ptr<RdmaCongestionOps> m_cc;
 
-    bool m_active{false};  //!< listed in its port's scheduler
-    Time m_rtoDeadline;    //!< the retransmission timer fires at this time
+    bool m_active{false}; //!< listed in its port's scheduler
+    Time m_rtoDeadline;   //!< the retransmission timer fires at this time
     bool m_rtoArmed{false};
     uint32_t m_rtoBackoff{1};
     Time m_lastNackTime{Time(-1)};

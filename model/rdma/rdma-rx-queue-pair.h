@@ -17,18 +17,18 @@ namespace ns3
  */
 struct RdmaRxQueuePair
 {
-    uint32_t srcNode{0};         //!< sender's node id
-    uint32_t srcQpn{0};          //!< sender's QP number
-    uint8_t priority{0};         //!< traffic class of the data
-    uint64_t expected{0};        //!< next in-order byte
-    uint64_t messageBegin{0};    //!< first byte of the message being received
-    uint32_t unackedPackets{0};  //!< packets since the last ACK
-    bool ecnSinceAck{false};     //!< a CE mark arrived since the last ACK
+    uint32_t srcNode{0};            //!< sender's node id
+    uint32_t srcQpn{0};             //!< sender's QP number
+    uint8_t priority{0};            //!< traffic class of the data
+    uint64_t expected{0};           //!< next in-order byte
+    uint64_t messageBegin{0};       //!< first byte of the message being received
+    uint32_t unackedPackets{0};     //!< packets since the last ACK
+    bool ecnSinceAck{false};        //!< a CE mark arrived since the last ACK
     uint64_t nackedSeq{UINT64_MAX}; //!< expected value last NACKed
-    Time lastNack;               //!< when it was NACKed
-    Time lastCnp{Time(-1)};      //!< when the last CNP was sent (DCQCN pacing)
-    bool cnpSent{false};         //!< whether any CNP was sent
-    uint64_t messagesReceived{0}; //!< messages whose last byte has arrived
+    Time lastNack;                  //!< when it was NACKed
+    Time lastCnp{Time(-1)};         //!< when the last CNP was sent (DCQCN pacing)
+    bool cnpSent{false};            //!< whether any CNP was sent
+    uint64_t messagesReceived{0};   //!< messages whose last byte has arrived
 };
 
 } // namespace ns3

@@ -3,10 +3,6 @@
  */
 #include "roce-switch.h"
 
-#include "model/link/flow-hash.h"
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
-
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -14,6 +10,10 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include "model/link/flow-hash.h"
+#include "model/link/roce-header.h"
+#include "model/link/roce-wire.h"
 
 #include <algorithm>
 
@@ -93,8 +93,8 @@ RoceSwitch::GetTypeId()
 }
 
 RoceSwitch::RoceSwitch()
-    : m_mmu(CreateObject<SharedBufferMmu>()),
-      m_rng(CreateObject<UniformRandomVariable>())
+    : m_mmu(CreateObject<SharedBufferMmu>())
+    , m_rng(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -243,8 +243,9 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
                     "switch " << m_nodeId << " has no route to node " << h.dst);
     const auto& ports = m_routes[h.dst];
     const uint32_t out =
-        ports.size() == 1 ? ports[0]
-                          : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
+        ports.size() == 1
+            ? ports[0]
+            : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
 
     const uint32_t in = port.GetOwnerIndex();
     const uint32_t bufferBytes = wireBytes - wire::PhyOverheadBytes();

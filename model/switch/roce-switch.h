@@ -7,11 +7,11 @@
 #include "egress-queues.h"
 #include "shared-buffer-mmu.h"
 
-#include "model/link/roce-port.h"
-
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+
+#include "model/link/roce-port.h"
 
 #include <cstdint>
 #include <vector>
@@ -48,7 +48,9 @@ struct EcnThresholds
  * it if it asks for telemetry. Next hops come from per-destination tables; a flow
  * hash salted per switch picks among equal-cost ports.
  */
-class RoceSwitch : public Object, public RocePortOwner
+class RoceSwitch
+    : public Object
+    , public RocePortOwner
 {
   public:
     /**
@@ -96,11 +98,11 @@ class RoceSwitch : public Object, public RocePortOwner
     /** Switch-wide counters. */
     struct Counters
     {
-        uint64_t forwarded{0}; //!< packets sent on an egress port
-        uint64_t drops{0};     //!< packets the MMU refused
+        uint64_t forwarded{0};      //!< packets sent on an egress port
+        uint64_t drops{0};          //!< packets the MMU refused
         uint64_t droppedPayload{0}; //!< message payload of the refused packets
-        uint64_t ecnMarks{0};  //!< packets marked CE
-        uint64_t intStamps{0}; //!< INT hop records written
+        uint64_t ecnMarks{0};       //!< packets marked CE
+        uint64_t intStamps{0};      //!< INT hop records written
         uint64_t peakQueueBytes{0}; //!< largest egress queue seen, any port
     };
 

@@ -4,10 +4,10 @@
 #ifndef MLFABRIC_SHARED_BUFFER_MMU_H
 #define MLFABRIC_SHARED_BUFFER_MMU_H
 
-#include "model/link/roce-port.h"
-
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+
+#include "model/link/roce-port.h"
 
 #include <array>
 #include <cstdint>
