@@ -127,14 +127,14 @@ class KeyLine
     uint64_t
     Rate() const
     {
-        return ParseRateBps(Text(), m_where + ": " + m_key);
+        return Rate(Text());
     }
 
     /** \return value \p i as a rate in bit/s (a plain number, or with a unit) */
     uint64_t
     Rate(size_t i) const
     {
-        return ParseRateBps(m_values.at(i), m_where + ": " + m_key);
+        return Rate(m_values.at(i));
     }
 
     /** \return the number of values */
@@ -145,6 +145,18 @@ class KeyLine
     }
 
   private:
+    /** \return \p text as a rate in bit/s */
+    uint64_t
+    Rate(const std::string& text) const
+    {
+        // ns-3 reads a capital B as bytes; the rate parser ignores case and would not.
+        if (text.find('B') != std::string::npos)
+        {
+            Fail("rates are in bits per second, e.g. 50Mb/s (got '" + text + "')");
+        }
+        return ParseRateBps(text, m_where + ": " + m_key);
+    }
+
     std::string m_where;
     std::string m_key;
     std::vector<std::string> m_values;

@@ -21,8 +21,9 @@ namespace ns3
  *
  * Keys (lists of equal length, one entry per dimension): topology (Ring,
  * FullyConnected, Switch), npus_count (at least 2), bandwidth (GB/s per link and
- * direction, GB = 2^30 bytes, > 0), latency (ns per link, >= 0). Errors name the file,
- * line and key.
+ * direction, GB = 2^30 bytes, 1 bit/s to 10^16 bit/s), latency (ns per link, >= 0). The
+ * fabric must be within kMaxFabricNpus and kMaxFabricLinks. Errors name the file, line and
+ * key.
  * \param input the parsed file
  * \param defaults settings of every link besides rate and delay
  * \return the dimensions, fastest first
@@ -38,6 +39,15 @@ std::vector<DimensionSpec> ParseAstraNetwork(const YamlInput& input, const LinkD
  * \return the fabric
  */
 Fabric ReadAstraNetwork(const std::string& path, const LinkDefaults& defaults = LinkDefaults());
+
+/**
+ * \ingroup mlfabric-fabric
+ * \param dims dimensions of a multi-dimensional fabric, each a size of at least 2
+ * \param npus NPUs they span (a multiple of the product of the sizes)
+ * \return the links AddDimensionLinks adds for them: per group of a dimension, a ring of
+ *         n has n links (1 for n = 2), a fully connected group n(n-1)/2, a switch n
+ */
+double CountDimensionLinks(const std::vector<DimensionSpec>& dims, double npus);
 
 /**
  * \param path a file path \return its name without folders and extension

@@ -9,7 +9,9 @@
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
 
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 namespace ns3
 {
@@ -41,6 +43,21 @@ CheckFabric(const Fabric& fabric, const std::string& source)
             }
         }
     }
+}
+
+void
+CheckFabricSize(double npus, double links, const std::string& where)
+{
+    if (npus <= static_cast<double>(kMaxFabricNpus) &&
+        links <= static_cast<double>(kMaxFabricLinks))
+    {
+        return;
+    }
+    std::ostringstream message;
+    message << std::fixed << std::setprecision(0) << where << ": describes " << npus << " NPUs and "
+            << links << " links, more than the limit of " << kMaxFabricNpus << " NPUs and "
+            << kMaxFabricLinks << " links";
+    throw InputError(message.str());
 }
 
 namespace

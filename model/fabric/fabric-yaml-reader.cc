@@ -16,6 +16,7 @@
 
 #include "model/util/input-error.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -170,8 +171,8 @@ ParseDimensions(const YamlInput& in, const YAML::Node& node, const LinkDefaults&
                     key + ".topology",
                     "unknown topology '" + topology + "' (known: Ring, FullyConnected, Switch)");
         }
-        spec.npus =
-            static_cast<uint32_t>(in.Uint(in.Require(entry, "npus"), key + ".npus", 2, 1u << 24));
+        spec.npus = static_cast<uint32_t>(
+            in.Uint(in.Require(entry, "npus"), key + ".npus", 2, kMaxFabricNpus));
         spec.link = ParseLink(in, entry, key, defaults);
         spec.name =
             entry["name"] ? in.String(entry["name"], key + ".name") : "dim" + std::to_string(d);
@@ -387,6 +388,39 @@ ParseScaleOut(const YamlInput& in,
     return out;
 }
 
+/**
+ * \param out a parsed scale-out section (none when its topology is empty)
+ * \param npus NPUs of the fabric
+ * \param npusPerServer NPUs of one server
+ * \return the links AddScaleOut adds: one per NPU to its leaf or rail switch, every leaf
+ *         to every spine (two tiers, rails), or leaves to aggregation switches and those to
+ *         their cores (three tiers, fat-trees)
+ */
+double
+CountScaleOutLinks(const ScaleOut& out, uint64_t npus, uint64_t npusPerServer)
+{
+    if (out.topology.empty())
+    {
+        return 0;
+    }
+    const double hosts = static_cast<double>(npus);
+    if (out.topology == "rail")
+    {
+        const RailSpec& r = out.rail;
+        const double perSwitch = r.serversPerRailSwitch == 0 ? r.servers : r.serversPerRailSwitch;
+        const double leaves = static_cast<double>(npusPerServer) * r.servers / perSwitch;
+        return hosts + leaves * r.spines;
+    }
+    const ClosSpec& c = out.clos;
+    const double leaves = hosts / std::max<uint32_t>(c.hostsPerLeaf, 1);
+    if (c.tiers == 2)
+    {
+        return hosts + leaves * c.spines;
+    }
+    const double pods = leaves / std::max<uint32_t>(c.leavesPerPod, 1);
+    return hosts + pods * c.aggsPerPod * c.leavesPerPod + pods * c.cores;
+}
+
 /** Build the scale-out over the fabric's NPUs; returns its structural bisection. */
 uint64_t
 AddScaleOut(const YamlInput& in, Fabric& fabric, const ScaleOut& out, uint32_t npusPerServer)
@@ -550,9 +584,11 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
         for (const auto& dim : dims)
         {
             perServer *= dim.npus;
-            if (perServer > (1u << 24))
+            if (perServer > kMaxFabricNpus)
             {
-                in.Fail(root["dimensions"], "dimensions", "more than 2^24 NPUs");
+                in.Fail(root["dimensions"],
+                        "dimensions",
+                        "more than " + std::to_string(kMaxFabricNpus) + " NPUs");
             }
         }
     }
@@ -562,14 +598,16 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
     {
         scaleOut = ParseScaleOut(in, root["scale_out"], static_cast<uint32_t>(perServer), defaults);
         npus = perServer * scaleOut.servers;
-        if (npus > (1u << 24))
+        if (npus > kMaxFabricNpus)
         {
-            in.Fail(root["scale_out"], "scale_out", "more than 2^24 NPUs");
+            in.Fail(root["scale_out"],
+                    "scale_out",
+                    "more than " + std::to_string(kMaxFabricNpus) + " NPUs");
         }
     }
     if (root["npus"])
     {
-        const uint64_t given = in.Uint(root["npus"], "npus", 2, 1u << 24);
+        const uint64_t given = in.Uint(root["npus"], "npus", 2, kMaxFabricNpus);
         if ((root["dimensions"] || root["scale_out"]) && given != npus)
         {
             in.Fail(root["npus"],
@@ -582,6 +620,14 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
     else if (!root["dimensions"] && !root["scale_out"])
     {
         throw InputError(path + ": needs dimensions, scale_out or npus");
+    }
+
+    if (root["dimensions"] || root["scale_out"])
+    {
+        const char* key = root["scale_out"] ? "scale_out" : "dimensions";
+        const double links = CountDimensionLinks(dims, static_cast<double>(npus)) +
+                             CountScaleOutLinks(scaleOut, npus, perServer);
+        CheckFabricSize(static_cast<double>(npus), links, in.Where(root[key]) + ": " + key);
     }
 
     Fabric fabric(name);

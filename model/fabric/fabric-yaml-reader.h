@@ -21,8 +21,9 @@ namespace ns3
  * first), scale_out (clos, fat-tree or rail over the servers' NICs), npus, switches and
  * links (explicit nodes and links, alone or added to the rest). npu_forwarding "auto"
  * (the default) lets NPUs forward when some link joins two NPUs (rings, meshes) or when
- * no single switch network reaches every NPU. Every error names the file, line and
- * key. The fabric is checked (CheckFabric).
+ * no single switch network reaches every NPU. The size the file describes is checked
+ * against kMaxFabricNpus and kMaxFabricLinks before anything is built. Every error names
+ * the file, line and key. The fabric is checked (CheckFabric).
  *
  * \param path the file
  * \param routing set to the file's routing (shortest when absent)

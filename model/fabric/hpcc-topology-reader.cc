@@ -143,6 +143,71 @@ SwitchTiers(uint32_t nodes, const std::vector<bool>& isSwitch, const std::vector
     return tier;
 }
 
+/** \return the name node \p id gets in the fabric */
+std::string
+NodeName(uint32_t id, const std::vector<bool>& isSwitch)
+{
+    return (isSwitch[id] ? "switch" : "host") + std::to_string(id);
+}
+
+/**
+ * CheckFabric's connectivity rule, applied to the links before any node is built, so
+ * that a header announcing millions of nodes costs 4 bytes per node, not a fabric, when
+ * its links leave them apart. Throws InputError as CheckFabric does.
+ * \param path the file
+ * \param isSwitch per node id, whether it is a switch (at least two are not)
+ * \param links the links read
+ */
+void
+CheckConnected(const std::string& path,
+               const std::vector<bool>& isSwitch,
+               const std::vector<LinkLine>& links)
+{
+    const auto nodes = static_cast<uint32_t>(isSwitch.size());
+    std::vector<uint32_t> parent(nodes);
+    for (uint32_t v = 0; v < nodes; ++v)
+    {
+        parent[v] = v;
+    }
+    auto root = [&parent](uint32_t v)
+    {
+        while (parent[v] != v)
+        {
+            parent[v] = parent[parent[v]];
+            v = parent[v];
+        }
+        return v;
+    };
+    uint32_t parts = nodes;
+    for (const auto& link : links)
+    {
+        const uint32_t a = root(link.a);
+        const uint32_t b = root(link.b);
+        if (a != b)
+        {
+            parent[a] = b;
+            --parts;
+        }
+    }
+    if (parts == 1)
+    {
+        return;
+    }
+    uint32_t firstHost = 0;
+    while (isSwitch[firstHost])
+    {
+        ++firstHost;
+    }
+    uint32_t apart = 0;
+    while (root(apart) == root(firstHost))
+    {
+        ++apart;
+    }
+    throw InputError(path + ": fabric '" + GetFileStem(path) + "': graph is disconnected (" +
+                     std::to_string(parts) + " parts): '" + NodeName(apart, isSwitch) +
+                     "' cannot reach '" + NodeName(firstHost, isSwitch) + "'");
+}
+
 } // namespace
 
 Fabric
@@ -174,17 +239,29 @@ ReadHpccTopology(const std::string& path, const LinkDefaults& defaults)
             throw InputError(words.Where() + ": " + what + ": links node " +
                              std::to_string(link.a) + " to itself");
         }
-        const uint64_t rate =
-            ParseRateBps(words.Next(what + " rate"), words.Where() + ": " + what + " rate");
+        const std::string& rateText = words.Next(what + " rate");
+        // ns-3 reads a capital B as bytes; the rate parser ignores case and would not.
+        if (rateText.find('B') != std::string::npos)
+        {
+            throw InputError(words.Where() + ": " + what +
+                             " rate: rates are in bits per second, e.g. 100Gbps (got '" + rateText +
+                             "')");
+        }
+        const uint64_t rate = ParseRateBps(rateText, words.Where() + ": " + what + " rate");
         const Time delay =
             ParseTime(words.Next(what + " delay"), words.Where() + ": " + what + " delay");
         const std::string& lossText = words.Next(what + " error rate");
         double loss = -1;
+        size_t used = 0;
         try
         {
-            loss = std::stod(lossText);
+            loss = std::stod(lossText, &used);
         }
         catch (const std::exception&)
+        {
+            loss = -1;
+        }
+        if (used != lossText.size())
         {
             loss = -1;
         }
@@ -198,6 +275,10 @@ ReadHpccTopology(const std::string& path, const LinkDefaults& defaults)
         links.push_back(link);
     }
 
+    if (nodes - switches >= 2)
+    {
+        CheckConnected(path, isSwitch, links);
+    }
     const std::vector<uint32_t> tiers = SwitchTiers(nodes, isSwitch, links);
     Fabric fabric(GetFileStem(path));
     for (uint32_t id = 0; id < nodes; ++id)

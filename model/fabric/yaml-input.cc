@@ -7,6 +7,7 @@
 
 #include "helper/example-cli.h"
 #include "model/util/input-error.h"
+#include <yaml-cpp/depthguard.h>
 
 #include <cmath>
 #include <fstream>
@@ -27,6 +28,13 @@ YamlInput::YamlInput(const std::string& path)
     try
     {
         m_root = YAML::LoadFile(path);
+    }
+    catch (const YAML::DeepRecursion& e)
+    {
+        // yaml-cpp gives this error the text of a file that cannot be opened.
+        throw InputError(path + ":" + std::to_string(e.mark.line + 1) +
+                         ": not valid YAML: nested more than " + std::to_string(e.depth()) +
+                         " levels deep");
     }
     catch (const YAML::Exception& e)
     {

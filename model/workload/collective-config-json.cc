@@ -64,7 +64,32 @@ ConfigJson::Parse(const std::string& text, const std::string& source)
         size_t line = LineAt(text, e.byte > 0 ? e.byte - 1 : 0);
         throw InputError(source + ":" + std::to_string(line) + ": not valid JSON");
     }
+    catch (const nlohmann::json::out_of_range& e)
+    {
+        // A number too large for a double, e.g. 1e400; nlohmann gives no position.
+        const std::string what = e.what();
+        throw InputError(source + ": not valid JSON: " + what.substr(what.find(']') + 2));
+    }
     return doc;
+}
+
+std::string
+ConfigJson::Describe(const nlohmann::json& value)
+{
+    constexpr size_t kShown = 60;
+    if (value.is_array() || value.is_object())
+    {
+        const bool one = value.size() == 1;
+        return value.is_array()
+                   ? "a list of " + std::to_string(value.size()) + (one ? " value" : " values")
+                   : "an object of " + std::to_string(value.size()) + (one ? " key" : " keys");
+    }
+    std::string text = value.dump();
+    if (text.size() > kShown)
+    {
+        text = text.substr(0, kShown) + "...";
+    }
+    return text;
 }
 
 std::string

@@ -56,6 +56,15 @@ class ConfigJson
     }
 
     /**
+     * Describe a value for an error message, in one short line: a scalar as JSON text
+     * (cut after 60 characters), a list or an object by its kind and size. Nested values
+     * are not walked, so that a deeply nested input cannot exhaust the stack.
+     * \param value a value of the document
+     * \return e.g. "-1", "\"ring\"" or "a list of 3 values"
+     */
+    static std::string Describe(const nlohmann::json& value);
+
+    /**
      * \param key an object key
      * \return "file:line: key \"key\"" (without the line if the key is not found)
      */

@@ -26,15 +26,15 @@ ReadRanks(const nlohmann::json& list, uint32_t worldSize, const std::string& whe
 {
     if (!list.is_array())
     {
-        throw InputError(where + ": expected a list of ranks, got " + list.dump());
+        throw InputError(where + ": expected a list of ranks, got " + ConfigJson::Describe(list));
     }
     std::vector<uint32_t> ranks;
     for (const auto& item : list)
     {
         if (!item.is_number_integer() || item < 0 || item >= worldSize)
         {
-            throw InputError(where + ": rank " + item.dump() + " is not an integer in [0, " +
-                             std::to_string(worldSize) + ")");
+            throw InputError(where + ": rank " + ConfigJson::Describe(item) +
+                             " is not an integer in [0, " + std::to_string(worldSize) + ")");
         }
         ranks.push_back(item.get<uint32_t>());
     }
@@ -129,8 +129,9 @@ CommGroupTable::AddProcessGroups(const std::string& value, const std::string& wh
     {
         groups = nlohmann::json::parse(UnwrapPythonList(value));
     }
-    catch (const nlohmann::json::parse_error&)
+    catch (const nlohmann::json::exception&)
     {
+        // parse_error, or out_of_range for a number beyond a double (1e400)
         throw InputError(where + ": process-group metadata is not a JSON list of groups");
     }
     if (!groups.is_array())
@@ -142,7 +143,7 @@ CommGroupTable::AddProcessGroups(const std::string& value, const std::string& wh
         if (!group.is_object() || !group.contains("pg_name") || !group["pg_name"].is_string() ||
             !group.contains("ranks"))
         {
-            throw InputError(where + ": process group " + group.dump() +
+            throw InputError(where + ": process group " + ConfigJson::Describe(group) +
                              " lacks a string pg_name or a ranks list");
         }
         const std::string name = group["pg_name"].get<std::string>();

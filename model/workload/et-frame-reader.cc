@@ -20,8 +20,15 @@ NS_LOG_COMPONENT_DEFINE("EtFrameReader");
 
 namespace
 {
-/** Read-ahead size; a longer message grows the buffer to fit it. */
+/**
+ * Read-ahead size; a longer message grows the buffer to fit it. Fuzzing builds read in
+ * small steps, so that short inputs exercise refilling and growing the buffer.
+ */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+constexpr uint64_t kBufferBytes = 64;
+#else
 constexpr uint64_t kBufferBytes = 1 << 20;
+#endif
 /** A 32-bit varint takes at most five bytes. */
 constexpr int kMaxVarintBytes = 5;
 /** protobuf parses messages below 2 GiB. */
@@ -140,9 +147,11 @@ EtFrameReader::Fill(uint64_t count)
             m_end -= m_begin;
             m_begin = 0;
         }
-        if (m_buffer.size() < count)
+        // Grow only once the buffer is full of file data, so that a length prefix
+        // announcing more bytes than the file holds cannot claim memory.
+        if (m_end == m_buffer.size() && m_buffer.size() < count)
         {
-            m_buffer.resize(count);
+            m_buffer.resize(std::min<uint64_t>(count, 2 * m_buffer.size()));
         }
         uint64_t got = ReadSome(m_buffer.data() + m_end, m_buffer.size() - m_end);
         if (got == 0)

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 
 namespace ns3
@@ -22,6 +23,9 @@ namespace
 {
 
 using Json = nlohmann::json;
+
+/** Longest delay accepted, ns: in picoseconds it must fit 63 bits. */
+constexpr uint64_t kMaxDelayNs = 9200000000000000;
 
 /** Reads typed values of one key, with errors that name the file, line and key. */
 class KeyReader
@@ -44,22 +48,30 @@ class KeyReader
     {
         if (!m_value.is_string())
         {
-            Fail("expected a string, got " + m_value.dump());
+            Fail("expected a string, got " + ConfigJson::Describe(m_value));
         }
         return m_value.get<std::string>();
     }
 
     uint64_t
-    Unsigned(uint64_t minimum) const
+    Unsigned(uint64_t minimum, uint64_t maximum = std::numeric_limits<uint64_t>::max()) const
     {
-        if (!m_value.is_number_integer() || (m_value.is_number_integer() && m_value < 0))
+        // nlohmann stores every integer literal without a sign as unsigned; comparing one
+        // of 2^63 or more with 0 would wrap it to a negative number.
+        if (!m_value.is_number_unsigned())
         {
-            Fail("expected a non-negative integer, got " + m_value.dump());
+            Fail("expected a non-negative integer, got " + ConfigJson::Describe(m_value));
         }
         uint64_t v = m_value.get<uint64_t>();
         if (v < minimum)
         {
-            Fail("must be at least " + std::to_string(minimum) + ", got " + m_value.dump());
+            Fail("must be at least " + std::to_string(minimum) + ", got " +
+                 ConfigJson::Describe(m_value));
+        }
+        if (v > maximum)
+        {
+            Fail("must be at most " + std::to_string(maximum) + ", got " +
+                 ConfigJson::Describe(m_value));
         }
         return v;
     }
@@ -69,13 +81,13 @@ class KeyReader
     {
         if (!m_value.is_number())
         {
-            Fail("expected a number, got " + m_value.dump());
+            Fail("expected a number, got " + ConfigJson::Describe(m_value));
         }
         double v = m_value.get<double>();
         if (v < 0 || (strictlyPositive && v == 0))
         {
             Fail(std::string("must be ") + (strictlyPositive ? "> 0" : ">= 0") + ", got " +
-                 m_value.dump());
+                 ConfigJson::Describe(m_value));
         }
         return v;
     }
@@ -91,7 +103,7 @@ class KeyReader
         {
             return m_value == 1;
         }
-        Fail("expected 0 or 1, got " + m_value.dump());
+        Fail("expected 0 or 1, got " + ConfigJson::Describe(m_value));
     }
 
     std::vector<std::string>
@@ -99,14 +111,14 @@ class KeyReader
     {
         if (!m_value.is_array())
         {
-            Fail("expected a list of strings, got " + m_value.dump());
+            Fail("expected a list of strings, got " + ConfigJson::Describe(m_value));
         }
         std::vector<std::string> out;
         for (const auto& item : m_value)
         {
             if (!item.is_string())
             {
-                Fail("expected a list of strings, found " + item.dump());
+                Fail("expected a list of strings, found " + ConfigJson::Describe(item));
             }
             out.push_back(item.get<std::string>());
         }
@@ -192,17 +204,19 @@ KnownKeys()
         {"endpoint-delay",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.endpointDelayNs = r.Unsigned(0);
+             c.endpointDelayNs = r.Unsigned(0, kMaxDelayNs);
          }},
         {"active-chunks-per-dimension",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.activeChunksPerDimension = static_cast<uint32_t>(r.Unsigned(1));
+             c.activeChunksPerDimension =
+                 static_cast<uint32_t>(r.Unsigned(1, std::numeric_limits<uint32_t>::max()));
          }},
         {"preferred-dataset-splits",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.preferredDatasetSplits = static_cast<uint32_t>(r.Unsigned(1));
+             c.preferredDatasetSplits =
+                 static_cast<uint32_t>(r.Unsigned(1, std::numeric_limits<uint32_t>::max()));
          }},
         {"all-reduce-implementation",
          [](const KeyReader& r, SystemConfig& c)
@@ -287,7 +301,7 @@ KnownKeys()
         {"local-reduction-delay",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.localReductionDelay = r.Unsigned(0);
+             c.localReductionDelay = r.Unsigned(0, kMaxDelayNs);
          }},
         {"model-shared-bus",
          [](const KeyReader& r, SystemConfig& c)
@@ -344,17 +358,17 @@ SystemConfig::GetImplementation(CollectiveType type) const
 {
     switch (type)
     {
-        case CollectiveType::AllReduce:
-            return allReduceImplementation;
-        case CollectiveType::ReduceScatter:
-        case CollectiveType::ReduceScatterBlock:
-            return reduceScatterImplementation;
-        case CollectiveType::AllGather:
-            return allGatherImplementation;
-        case CollectiveType::AllToAll:
-            return allToAllImplementation;
-        default:
-            break;
+    case CollectiveType::AllReduce:
+        return allReduceImplementation;
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::ReduceScatterBlock:
+        return reduceScatterImplementation;
+    case CollectiveType::AllGather:
+        return allGatherImplementation;
+    case CollectiveType::AllToAll:
+        return allToAllImplementation;
+    default:
+        break;
     }
     static const std::vector<AlgorithmSpec> none;
     return none;
@@ -365,17 +379,17 @@ SystemConfig::GetCustomImplementation(CollectiveType type) const
 {
     switch (type)
     {
-        case CollectiveType::AllReduce:
-            return allReduceCustom;
-        case CollectiveType::ReduceScatter:
-        case CollectiveType::ReduceScatterBlock:
-            return reduceScatterCustom;
-        case CollectiveType::AllGather:
-            return allGatherCustom;
-        case CollectiveType::AllToAll:
-            return allToAllCustom;
-        default:
-            break;
+    case CollectiveType::AllReduce:
+        return allReduceCustom;
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::ReduceScatterBlock:
+        return reduceScatterCustom;
+    case CollectiveType::AllGather:
+        return allGatherCustom;
+    case CollectiveType::AllToAll:
+        return allToAllCustom;
+    default:
+        break;
     }
     static const std::string none;
     return none;
