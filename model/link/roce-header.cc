@@ -99,27 +99,11 @@ uint32_t
 RoceHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
-    FixedFields f;
-    i.Read(reinterpret_cast<uint8_t*>(&f), kFixedBytes);
-    type = static_cast<Type>(f.type);
-    priority = f.priority;
-    flags = f.flags;
-    nHops = f.nHops;
-    src = f.src;
-    dst = f.dst;
-    srcQp = f.srcQp;
-    dstQp = f.dstQp;
-    payload = f.payload;
-    seq = f.seq;
-    imm = f.imm;
-    timestampPs = f.timestampPs;
-    for (uint32_t h = 0; h < nHops; ++h)
-    {
-        hops[h].timestamp = PicoSeconds(static_cast<int64_t>(i.ReadU64()));
-        hops[h].txBytes = i.ReadU64();
-        hops[h].qlenBytes = i.ReadU64();
-        hops[h].rateBps = i.ReadU64();
-    }
+    uint8_t bytes[kFixedBytes + kMaxIntHops * kHopBytes];
+    i.Read(bytes, kFixedBytes);
+    const uint8_t hopCount = std::min<uint8_t>(bytes[3], kMaxIntHops);
+    i.Read(bytes + kFixedBytes, hopCount * kHopBytes);
+    Decode(bytes);
     return GetSerializedSize();
 }
 
@@ -130,6 +114,12 @@ RoceHeader::PeekFrom(const Packet& packet)
     uint8_t bytes[kFixedBytes + kMaxIntHops * kHopBytes];
     const uint32_t got = packet.CopyData(bytes, sizeof(bytes));
     NS_ASSERT(got >= kFixedBytes);
+    Decode(bytes);
+}
+
+void
+RoceHeader::Decode(const uint8_t* bytes)
+{
     FixedFields f;
     std::memcpy(&f, bytes, kFixedBytes);
     type = static_cast<Type>(f.type);

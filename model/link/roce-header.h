@@ -104,6 +104,10 @@ class RoceHeader : public Header
     uint64_t imm{0};        //!< DATA: message tag (immediate data)
     int64_t timestampPs{0}; //!< DATA: transmit time; ACK: the echoed transmit time
     std::array<IntHop, kMaxIntHops> hops; //!< INT stack
+
+  private:
+    /** Fill the fields from the serialized bytes \p bytes (fixed part, then hops). */
+    void Decode(const uint8_t* bytes);
 };
 
 } // namespace ns3

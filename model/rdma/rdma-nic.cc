@@ -501,13 +501,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         {
             rx.cnpSent = true;
             rx.lastCnp = now;
-            RoceHeader cnp;
-            cnp.type = RoceHeader::CNP;
-            cnp.priority = m_controlPriority;
-            cnp.src = m_nodeId;
-            cnp.dst = h.src;
-            cnp.srcQp = h.dstQp;
-            cnp.dstQp = h.srcQp;
+            RoceHeader cnp = MakeReply(RoceHeader::CNP, h);
             ++m_counters.cnpsTx;
             SendControl(cnp, h.srcQp);
         }
@@ -521,13 +515,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         {
             rx.nackedSeq = rx.expected;
             rx.lastNack = now;
-            RoceHeader nack;
-            nack.type = RoceHeader::NACK;
-            nack.priority = m_controlPriority;
-            nack.src = m_nodeId;
-            nack.dst = h.src;
-            nack.srcQp = h.dstQp;
-            nack.dstQp = h.srcQp;
+            RoceHeader nack = MakeReply(RoceHeader::NACK, h);
             nack.seq = rx.expected;
             nack.timestampPs = h.timestampPs;
             ++m_counters.nacksTx;
@@ -557,13 +545,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
     ++rx.unackedPackets;
     if (h.Has(RoceHeader::LAST) || rx.unackedPackets >= m_ackInterval)
     {
-        RoceHeader ack;
-        ack.type = RoceHeader::ACK;
-        ack.priority = m_controlPriority;
-        ack.src = m_nodeId;
-        ack.dst = h.src;
-        ack.srcQp = h.dstQp;
-        ack.dstQp = h.srcQp;
+        RoceHeader ack = MakeReply(RoceHeader::ACK, h);
         ack.seq = rx.expected;
         ack.timestampPs = h.timestampPs;
         if (rx.ecnSinceAck)
@@ -582,6 +564,19 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         ++m_counters.acksTx;
         SendControl(ack, h.srcQp);
     }
+}
+
+RoceHeader
+RdmaNic::MakeReply(RoceHeader::Type type, const RoceHeader& data) const
+{
+    RoceHeader reply;
+    reply.type = type;
+    reply.priority = m_controlPriority;
+    reply.src = m_nodeId;
+    reply.dst = data.src;
+    reply.srcQp = data.dstQp;
+    reply.dstQp = data.srcQp;
+    return reply;
 }
 
 void

@@ -12,6 +12,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include "model/link/roce-header.h"
 #include "model/link/roce-port.h"
 
 #include <cstdint>
@@ -20,8 +21,6 @@
 
 namespace ns3
 {
-
-class RoceHeader;
 
 /**
  * \ingroup mlfabric-rdma
@@ -192,6 +191,8 @@ class RdmaNic
     void ReceiveData(const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */
     void ReceiveAck(const RoceHeader& h);
+    /** \return a control packet of \p type answering the data packet \p data */
+    RoceHeader MakeReply(RoceHeader::Type type, const RoceHeader& data) const;
     /** Queue a control packet toward \p dst. */
     void SendControl(RoceHeader& h, uint32_t hash);
     /** Forward a frame addressed to another node. */
