@@ -13,11 +13,19 @@
 // per collective its type, size, group, algorithm, start and end, and totals;
 // --csv=FILE writes the rank and collective tables as CSV, --summary=FILE as JSON.
 // Progress lines go to stderr while it runs; Ctrl-C stops it cleanly with what it has.
+//
+// Several training jobs share one fabric with --job, once per job, instead of
+// --workload; each job's ranks live on their own NPUs, and the tables gain a row per
+// job (with --alone, its slowdown against running alone on the same NPUs):
+//
+//   ./mlfabric run chakra-replay --fabric=fabrics/ring-8.yaml --backend=analytical-aware
+//       --job=/tmp/ar4,npus=0,2,4,6,name=a --job=/tmp/ar4,npus=1,3,5,7,name=b --alone
 
 #include "ns3/core-module.h"
 
 #include "helper/cc-options.h"
 #include "helper/example-cli.h"
+#include "helper/replay-job-report.h"
 #include "helper/replay-report.h"
 #include "helper/replay-run.h"
 #include "helper/summary.h"
@@ -43,11 +51,48 @@ OnInterrupt(int)
     g_stop.store(true);
 }
 
+/** \return <workload>.comm-groups.json if it exists (what et-gen writes), else "" */
+std::string
+GroupsBeside(const std::string& workload)
+{
+    const std::string beside = workload + ".comm-groups.json";
+    return std::ifstream(beside).good() ? beside : std::string();
+}
+
+/**
+ * Run every job of \p result alone on the NPUs it had and note its finish as the
+ * baseline of its slowdown. Skipped runs (interrupted) leave the baseline unset.
+ */
+void
+MeasureAlone(const ReplayRunConfig& config, ReplayResult& result)
+{
+    for (size_t j = 0; j < result.jobs.size() && !g_stop.load(); ++j)
+    {
+        ReplayRunConfig alone = config;
+        alone.jobs = {config.jobs[j]};
+        alone.jobs.front().npus = result.jobs[j].npus;
+        alone.timeseriesPath.clear();
+        const ReplayResult run = RunReplay(alone);
+        if (run.completed)
+        {
+            for (const auto& rank : run.jobs.front().ranks)
+            {
+                result.jobs[j].alone = Max(result.jobs[j].alone, rank.finish);
+            }
+        }
+    }
+}
+
 int
 Main(int argc, char** argv)
 {
     ExampleCli cli("Replay a Chakra execution trace (one ns-3 application per NPU) over a fabric");
-    cli.Add("workload", "trace prefix: rank r reads <workload>.<r>.et (required)", "");
+    cli.Add("workload", "trace prefix: rank r reads <workload>.<r>.et (or --job)", "");
+    cli.AddRepeated("job",
+                    "a job sharing the fabric, instead of --workload: "
+                    "PREFIX[,npus=LIST][,comm_group=JSON][,name=NAME], LIST like 0-3,8");
+    cli.Add(
+        "alone", "with --job: also run each job alone on its NPUs and report its slowdown", "0");
     cli.Add("fabric",
             "fabric file: mlfabric YAML, ASTRA-sim network YAML or HPCC topology (required)",
             "");
@@ -85,9 +130,8 @@ Main(int argc, char** argv)
             "communication E cycles",
             "0");
     cli.Add("csv", "write the rank table here and the collectives next to it", "");
-    cli.Add("timeseries",
-            "packet level: write switch queues and PFC pauses over time to this CSV",
-            "");
+    cli.Add(
+        "timeseries", "packet level: write switch queues and PFC pauses over time to this CSV", "");
     cli.Add("sample-period", "packet level: time between --timeseries samples", "10us");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddCcOptions(cli);
@@ -97,9 +141,25 @@ Main(int argc, char** argv)
     ReplayRunConfig config;
     config.workload = cli.Get("workload");
     config.network.fabricPath = cli.Get("fabric");
-    if (config.workload.empty())
+    const auto jobTexts = cli.GetAll("job");
+    const bool multi = !jobTexts.empty();
+    if (multi && cli.IsSet("workload"))
     {
-        throw InputError("--workload: required (a trace prefix; rank r reads <prefix>.<r>.et)");
+        throw InputError("--workload: give --workload for one job or --job for each job, "
+                         "not both");
+    }
+    if (multi && cli.IsSet("comm-group"))
+    {
+        throw InputError("--comm-group: with --job, give each job its comm_group=");
+    }
+    if (!multi && cli.IsSet("alone"))
+    {
+        throw InputError("--alone: applies to --job runs only");
+    }
+    if (!multi && config.workload.empty())
+    {
+        throw InputError("--workload: required (a trace prefix; rank r reads <prefix>.<r>.et), "
+                         "or --job for each of several jobs");
     }
     if (config.network.fabricPath.empty())
     {
@@ -107,13 +167,18 @@ Main(int argc, char** argv)
     }
     config.systemPath = cli.Get("system");
     config.commGroupPath = cli.Get("comm-group");
-    if (!cli.IsSet("comm-group"))
+    if (!multi && !cli.IsSet("comm-group"))
     {
-        const std::string beside = config.workload + ".comm-groups.json";
-        if (std::ifstream(beside).good())
+        config.commGroupPath = GroupsBeside(config.workload);
+    }
+    for (size_t i = 0; i < jobTexts.size(); ++i)
+    {
+        ReplayJobSpec job = ParseReplayJobSpec(jobTexts[i], i);
+        if (job.commGroupPath.empty())
         {
-            config.commGroupPath = beside;
+            job.commGroupPath = GroupsBeside(job.workload);
         }
+        config.jobs.push_back(job);
     }
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
@@ -172,19 +237,38 @@ Main(int argc, char** argv)
     const auto maxCollectives = cli.GetUint("collectives", 0, 1ULL << 32);
 
     std::signal(SIGINT, OnInterrupt);
-    const ReplayResult result = RunReplay(config);
+    ReplayResult result = RunReplay(config);
+    if (multi && cli.GetBool("alone") && result.completed)
+    {
+        MeasureAlone(config, result);
+    }
     std::signal(SIGINT, SIG_DFL);
 
-    PrintReplayTables(std::cout, config, result, maxCollectives);
+    if (multi)
+    {
+        PrintReplayJobTables(std::cout, config, result, maxCollectives);
+    }
+    else
+    {
+        PrintReplayTables(std::cout, config, result, maxCollectives);
+    }
     if (cli.GetBool("astra-log"))
     {
         std::cout << "\n";
         PrintAstraSimLines(std::cout, result);
     }
-    WriteReplayCsv(cli.Get("csv"), result);
+    if (multi)
+    {
+        WriteReplayJobsCsv(cli.Get("csv"), result);
+    }
+    else
+    {
+        WriteReplayCsv(cli.Get("csv"), result);
+    }
     if (!cli.Get("summary").empty())
     {
-        WriteSummary(cli.Get("summary"), ReplayToJson(config, result));
+        WriteSummary(cli.Get("summary"),
+                     multi ? ReplayJobsToJson(config, result) : ReplayToJson(config, result));
     }
     if (result.completed)
     {

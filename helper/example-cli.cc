@@ -187,6 +187,24 @@ ExampleCli::Add(const std::string& name, const std::string& help, const std::str
 }
 
 void
+ExampleCli::AddRepeated(const std::string& name, const std::string& help)
+{
+    Add(name, help + "; may be given several times", "");
+    m_repeated[name] = {};
+}
+
+std::vector<std::string>
+ExampleCli::GetAll(const std::string& name) const
+{
+    auto it = m_repeated.find(name);
+    if (it == m_repeated.end())
+    {
+        throw InputError("--" + name + ": not a repeatable option of this program");
+    }
+    return it->second;
+}
+
+void
 ExampleCli::Parse(int argc, char** argv)
 {
     // Check every argument before CommandLine sees it: it would print its usage and
@@ -237,6 +255,14 @@ ExampleCli::Parse(int argc, char** argv)
         if (!isNs3Flag && m_values.find(name) == m_values.end())
         {
             throw InputError("unknown argument --" + name + " (see --help)");
+        }
+        if (auto repeated = m_repeated.find(name); repeated != m_repeated.end())
+        {
+            // CommandLine keeps only the last value of an option: collect them here.
+            m_given[name] = true;
+            m_values[name] = eq == std::string::npos ? "" : arg.substr(eq + 1);
+            repeated->second.push_back(m_values[name]);
+            continue;
         }
         if (!isNs3Flag)
         {

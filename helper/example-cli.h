@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -41,6 +42,13 @@ class ExampleCli
     void Add(const std::string& name, const std::string& help, const std::string& defaultValue);
 
     /**
+     * Declare an option that may be given several times, e.g. --job=a --job=b.
+     * \param name option name, without the leading dashes
+     * \param help one-line help text
+     */
+    void AddRepeated(const std::string& name, const std::string& help);
+
+    /**
      * Parse argv. Throws InputError on an unknown option or a malformed one.
      * \param argc argument count
      * \param argv argument vector
@@ -49,6 +57,8 @@ class ExampleCli
 
     /** \param name option \return its raw value */
     std::string Get(const std::string& name) const;
+    /** \param name a repeatable option \return its values in command-line order */
+    std::vector<std::string> GetAll(const std::string& name) const;
     /** \param name option \return true if it was given on the command line */
     bool IsSet(const std::string& name) const;
     /** \param name option \return a byte count such as 4096, 4KiB, 4MiB, 1GB */
@@ -81,6 +91,7 @@ class ExampleCli
     CommandLine m_cmd;                           //!< ns-3's parser, for --help and attributes
     std::map<std::string, std::string> m_values; //!< option name -> value
     std::map<std::string, bool> m_given;         //!< option name -> seen on the command line
+    std::map<std::string, std::vector<std::string>> m_repeated; //!< repeatable option -> values
 };
 
 /**

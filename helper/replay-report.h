@@ -33,7 +33,8 @@ void PrintReplayTables(std::ostream& out,
  * \ingroup mlfabric
  * Print one line per rank the way ASTRA-sim 2.0 reports a finished system:
  * "sys[<rank>] finished, <T> cycles, exposed communication <T - compute> cycles."
- * (a cycle is one ns; times truncated to whole ns), for comparison with its logs.
+ * (a cycle is one ns; times truncated to whole ns), for comparison with its logs. In a
+ * multi-job run each job's lines, in its own ranks, follow a line "job NAME:".
  * \param out the stream
  * \param result what the replay measured
  */

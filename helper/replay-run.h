@@ -5,6 +5,7 @@
 #define MLFABRIC_REPLAY_RUN_H
 
 #include "network-stats.h"
+#include "replay-job-spec.h"
 #include "replay-network.h"
 
 #include "ns3/nstime.h"
@@ -16,8 +17,8 @@
 
 #include <atomic>
 #include <cstdint>
-#include <ostream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ namespace ns3
 struct ReplayRunConfig
 {
     std::string workload;                //!< prefix: rank r reads <workload>.<r>.et
+    std::vector<ReplayJobSpec> jobs;     //!< several jobs on one fabric, instead of workload
     ReplayNetworkConfig network;         //!< fabric and backend
     std::string systemPath;              //!< ASTRA-sim system JSON; empty: ring on every dimension
     std::string commGroupPath;           //!< communicator-group JSON; empty or "...empty...": none
@@ -70,34 +72,56 @@ struct ReplayCollectiveRecord
 
 /**
  * \ingroup mlfabric
+ * One job of a multi-job replay, as it ran.
+ */
+struct ReplayJobResult
+{
+    std::string name;                                //!< as configured
+    std::string workload;                            //!< trace prefix
+    std::vector<uint32_t> npus;                      //!< fabric NPU of each rank
+    std::vector<uint32_t> dimensions;                //!< its collectives' dimensions
+    std::vector<ReplayRankStats> ranks;              //!< per rank of the job
+    std::vector<ReplayCollectiveRecord> collectives; //!< per collective of the job, by id
+    ReplayNotes notes;                               //!< nodes replayed by their duration
+    std::string groups;                              //!< description of its groups
+    uint64_t nodes{0};                               //!< nodes of all its ranks
+    bool completed{false};                           //!< every rank of the job finished
+    Time alone; //!< its finish when run alone on the same NPUs, if measured; else zero
+};
+
+/**
+ * \ingroup mlfabric
  * What a replay measured.
  */
 struct ReplayResult
 {
-    std::vector<ReplayRankStats> ranks;              //!< per rank
-    std::vector<ReplayCollectiveRecord> collectives; //!< per collective, by id
+    std::vector<ReplayRankStats> ranks;              //!< per rank; single workload only
+    std::vector<ReplayCollectiveRecord> collectives; //!< per collective, by id; single only
+    std::vector<ReplayJobResult> jobs;               //!< per job; multi-job runs only
     ReplayNotes notes;                               //!< nodes replayed by their duration
     std::vector<std::string> warnings;               //!< ignored configuration keys
     std::vector<std::string> stuck;                  //!< why unfinished ranks could not go on
     bool completed{false};                           //!< every rank finished
     bool interrupted{false};                         //!< stopped by the stop flag
     bool timedOut{false};                            //!< stopped by the time limit
-    std::string networkFailure;        //!< packet level: the run guard's report, if it stopped it
+    std::string networkFailure; //!< packet level: the run guard's report, if it stopped it
     std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
-    Time simulated;                    //!< last rank's finish, or the stop time
-    uint64_t events{0};                //!< simulator events of the replay
-    double wallSeconds{0};             //!< wall-clock time of the simulation
-    uint64_t nodes{0};                 //!< nodes of all ranks
-    uint64_t networkDeliveredBytes{0}; //!< payload the network delivered
-    std::string network;               //!< description of the network
-    std::string system;                //!< description of the system configuration
-    std::string groups;                //!< description of the communicator groups
-    std::string fabricName;            //!< the fabric's name
+    Time simulated;                           //!< last rank's finish, or the stop time
+    uint64_t events{0};                       //!< simulator events of the replay
+    double wallSeconds{0};                    //!< wall-clock time of the simulation
+    uint64_t nodes{0};                        //!< nodes of all ranks
+    uint64_t networkDeliveredBytes{0};        //!< payload the network delivered
+    std::string network;                      //!< description of the network
+    std::string system;                       //!< description of the system configuration
+    std::string groups;                       //!< description of the communicator groups (single)
+    std::string fabricName;                   //!< the fabric's name
 
-    /** \return bytes sent by all ranks */
+    /** \return bytes sent by all ranks of every job */
     uint64_t GetBytesSent() const;
-    /** \return bytes received by all ranks */
+    /** \return bytes received by all ranks of every job */
     uint64_t GetBytesReceived() const;
+    /** \return the ranks of the single workload, or of every job in job order */
+    std::vector<const ReplayRankStats*> GetAllRanks() const;
 };
 
 /**
@@ -114,14 +138,19 @@ SystemConfig DefaultReplaySystemConfig(size_t dimensions);
  * Build the network, load every rank's trace, replay the workload with one
  * EtReplayApp per NPU and tear the simulation down.
  *
+ * With config.jobs, each job runs its own workload on its own NPUs (PlaceReplayJobs):
+ * its own ReplayEngine, groups and collectives, over a RankMapBackend of the shared
+ * network, all starting at time 0; the run ends when no job can go on. The system and
+ * remote-memory files apply to every job (each job has its own remote memory); a job
+ * spanning fewer dimensions than the fabric uses the first entries of each
+ * implementation list. Results are in result.jobs then, not result.ranks.
+ *
  * Throws InputError before the simulation starts for any bad input (trace, fabric,
- * system, groups, remote memory, or a rank count that differs from the fabric's NPU
- * count), and during it for traces that diverge. A run that cannot finish (ranks wait
- * for each other) returns with completed false and the reasons in stuck. At packet
- * level a RunGuard watches the network: a PFC deadlock or a stall ends the run with
- * its report in networkFailure.
- * \param config the run
- * \return what it measured
+ * system, groups, remote memory, a rank count that differs from the fabric's NPU
+ * count, or a job that does not fit), and during it for traces that diverge. A run that cannot
+ * finish (ranks wait for each other) returns with completed false and the reasons in stuck. At
+ * packet level a RunGuard watches the network: a PFC deadlock or a stall ends the run with its
+ * report in networkFailure. \param config the run \return what it measured
  */
 ReplayResult RunReplay(const ReplayRunConfig& config);
 

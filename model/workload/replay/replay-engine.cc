@@ -44,6 +44,11 @@ ReplayEngine::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&ReplayEngine::m_stopWhenIdle),
                           MakeBooleanChecker())
+            .AddTraceSource("Idle",
+                            "Every application has started and no node runs on any rank: "
+                            "the workload has finished or is stuck",
+                            MakeTraceSourceAccessor(&ReplayEngine::m_idle),
+                            "ns3::ReplayEngine::IdleTracedCallback")
             .AddTraceSource("CollectiveFinished",
                             "A collective has finished on every rank of its "
                             "group (its id, see GetCollectives)",
@@ -136,12 +141,23 @@ ReplayEngine::NodeEnded()
 void
 ReplayEngine::RankIdle()
 {
-    if (m_stopWhenIdle && m_runningNodes == 0 && m_startedRanks == m_apps.size())
+    if (!IsIdle())
     {
-        NS_LOG_INFO("no node runs on any rank: " << m_finishedRanks << " of " << m_apps.size()
-                                                 << " ranks finished");
+        return;
+    }
+    NS_LOG_INFO("no node runs on any rank: " << m_finishedRanks << " of " << m_apps.size()
+                                             << " ranks finished");
+    m_idle();
+    if (m_stopWhenIdle)
+    {
         Simulator::Stop();
     }
+}
+
+bool
+ReplayEngine::IsIdle() const
+{
+    return m_runningNodes == 0 && m_startedRanks == m_apps.size();
 }
 
 uint64_t

@@ -175,10 +175,17 @@ class ReplayEngine : public Object
     /**
      * A rank has issued everything it can for now. Once every application has started,
      * a run with no node running anywhere can make no further progress (every rank
-     * has finished, or the ranks wait for each other): with StopWhenIdle the simulation
-     * is stopped there, whatever events other models still hold.
+     * has finished, or the ranks wait for each other): the Idle trace source fires and,
+     * with StopWhenIdle, the simulation is stopped there, whatever events other models
+     * still hold.
      */
     void RankIdle();
+
+    /**
+     * \return true once every application has started and no node runs on any rank:
+     *         the engine's ranks have finished or wait for each other
+     */
+    bool IsIdle() const;
 
     /** \return nodes running over all ranks */
     uint64_t GetRunningNodeCount() const;
@@ -206,6 +213,8 @@ class ReplayEngine : public Object
 
     /** TracedCallback signature of a finished collective. */
     typedef void (*CollectiveTracedCallback)(uint32_t id);
+    /** TracedCallback signature of an engine gone idle. */
+    typedef void (*IdleTracedCallback)();
 
   protected:
     void DoDispose() override;
@@ -237,6 +246,7 @@ class ReplayEngine : public Object
     bool m_stopWhenIdle{true};                               //!< attribute StopWhenIdle
     ReplayNotes m_notes;                                     //!< degraded nodes
     TracedCallback<uint32_t> m_collectiveFinished;           //!< all ranks done with one
+    TracedCallback<> m_idle;                                 //!< no node runs anywhere
 };
 
 } // namespace ns3
