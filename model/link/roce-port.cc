@@ -204,12 +204,6 @@ RocePort::IsBusy() const
     return m_busy;
 }
 
-bool
-RocePort::IsPaused(uint8_t priority) const
-{
-    return m_paused[priority];
-}
-
 Time
 RocePort::GetPauseStart(uint8_t priority) const
 {
@@ -304,16 +298,16 @@ RocePort::ReceivePfc(Ptr<Packet> packet)
         m_pauseExpiry[p].Cancel();
         if (quanta == 0)
         {
-            if (m_paused[p])
+            if (IsPaused(p))
             {
                 EndPause(p);
                 resumed = true;
             }
             continue;
         }
-        if (!m_paused[p])
+        if (!IsPaused(p))
         {
-            m_paused[p] = true;
+            m_pausedMask |= static_cast<uint8_t>(1u << p);
             m_pauseStart[p] = Simulator::Now();
             if (m_watchdogTimeout.IsStrictlyPositive())
             {
@@ -359,7 +353,7 @@ void
 RocePort::EndPause(uint8_t priority)
 {
     m_watchdog[priority].Cancel();
-    m_paused[priority] = false;
+    m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
     const Time duration = Simulator::Now() - m_pauseStart[priority];
     m_counters.pausedTime[priority] += duration;
     m_pauseTrace(priority, duration);
@@ -417,7 +411,7 @@ RocePort::GetCounters() const
     Counters c = m_counters;
     for (uint8_t p = 0; p < kNumPriorities; ++p)
     {
-        if (m_paused[p])
+        if (IsPaused(p))
         {
             c.pausedTime[p] += Simulator::Now() - m_pauseStart[p];
         }

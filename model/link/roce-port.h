@@ -113,7 +113,19 @@ class RocePort : public NetDevice
     /** \return true while a frame is being serialized */
     bool IsBusy() const;
     /** \return true while \p priority is paused by the peer */
-    bool IsPaused(uint8_t priority) const;
+    bool
+    IsPaused(uint8_t priority) const
+    {
+        return ((m_pausedMask >> priority) & 1u) != 0;
+    }
+
+    /** \return the priorities paused by the peer, bit p for priority p */
+    uint8_t
+    GetPausedMask() const
+    {
+        return m_pausedMask;
+    }
+
     /** \return when the current pause of \p priority began (meaningful while paused) */
     Time GetPauseStart(uint8_t priority) const;
     /**
@@ -244,7 +256,7 @@ class RocePort : public NetDevice
     bool m_busy{false};
     std::deque<std::pair<uint8_t, uint16_t>> m_pfcQueue; //!< (priority, quanta) to send
 
-    std::array<bool, kNumPriorities> m_paused{};       //!< peer has paused this priority
+    uint8_t m_pausedMask{0};                           //!< bit p: peer has paused priority p
     std::array<Time, kNumPriorities> m_pauseStart{};   //!< when the current pause began
     std::array<EventId, kNumPriorities> m_pauseExpiry; //!< end of the current pause
     std::array<bool, kNumPriorities> m_xoff{};         //!< we hold the peer paused

@@ -36,6 +36,7 @@ EgressQueues::Enqueue(QueuedFrame&& frame)
     m_total += frame.frame.wireBytes;
     m_bufferBytes += frame.bufferBytes;
     m_payload += frame.payload;
+    m_nonEmpty |= static_cast<uint8_t>(1u << p);
     m_queues[p].push_back(std::move(frame));
 }
 
@@ -44,10 +45,24 @@ EgressQueues::Pop(uint8_t priority, QueuedFrame& out)
 {
     out = std::move(m_queues[priority].front());
     m_queues[priority].pop_front();
+    if (m_queues[priority].empty())
+    {
+        m_nonEmpty &= static_cast<uint8_t>(~(1u << priority));
+    }
     m_bytes[priority] -= out.frame.wireBytes;
     m_total -= out.frame.wireBytes;
     m_bufferBytes -= out.bufferBytes;
     m_payload -= out.payload;
+}
+
+void
+EgressQueues::Advance(int steps)
+{
+    if (steps > 0)
+    {
+        m_current = static_cast<uint8_t>((m_current + steps) % kNumPriorities);
+        m_turnStarted = false;
+    }
 }
 
 bool
@@ -57,46 +72,59 @@ EgressQueues::Dequeue(const RocePort& port, QueuedFrame& out)
     {
         return false;
     }
-    for (int p = kNumPriorities - 1; p >= 0; --p)
+    // Bit masks instead of a scan of the eight queues: this runs once per frame sent.
+    const uint8_t ready = m_nonEmpty & static_cast<uint8_t>(~port.GetPausedMask());
+    const uint8_t strict = ready & m_strictMask;
+    if (strict != 0)
     {
-        const auto prio = static_cast<uint8_t>(p);
-        if (((m_strictMask >> p) & 1u) && !m_queues[p].empty() && !port.IsPaused(prio))
-        {
-            Pop(prio, out);
-            return true;
-        }
+        // Highest strict priority first.
+        Pop(static_cast<uint8_t>(31 - __builtin_clz(strict)), out);
+        return true;
     }
     // Deficit round robin: each turn adds a quantum; a queue sends while its head fits.
-    for (int visits = 0; visits <= 2 * kNumPriorities; ++visits)
+    // A turn visits the priorities cyclically from m_current, at most kMaxVisits times;
+    // visits to ineligible priorities only move the turn on, so they are skipped in one
+    // step. (An empty queue's deficit is already 0: it is cleared when the queue drains.)
+    constexpr int kMaxVisits = 2 * kNumPriorities + 1;
+    const uint8_t eligible = ready & static_cast<uint8_t>(~m_strictMask);
+    int visits = 0;
+    while (visits < kMaxVisits)
     {
+        if (eligible == 0)
+        {
+            Advance(kMaxVisits - visits);
+            return false;
+        }
+        // Distance from m_current to the next eligible priority, cyclically.
+        const unsigned rotated = (static_cast<unsigned>(eligible) >> m_current) |
+                                 (static_cast<unsigned>(eligible) << (kNumPriorities - m_current));
+        const int skip = __builtin_ctz(rotated & 0xffu);
+        if (visits + skip >= kMaxVisits)
+        {
+            Advance(kMaxVisits - visits);
+            return false;
+        }
+        Advance(skip);
+        visits += skip;
         const uint8_t p = m_current;
-        const bool eligible =
-            !((m_strictMask >> p) & 1u) && !m_queues[p].empty() && !port.IsPaused(p);
-        if (eligible)
+        if (!m_turnStarted)
         {
-            if (!m_turnStarted)
-            {
-                m_deficit[p] += static_cast<uint64_t>(m_quantum) * m_weight[p];
-                m_turnStarted = true;
-            }
-            const uint32_t head = m_queues[p].front().frame.wireBytes;
-            if (head <= m_deficit[p])
-            {
-                m_deficit[p] -= head;
-                Pop(p, out);
-                if (m_queues[p].empty())
-                {
-                    m_deficit[p] = 0;
-                }
-                return true;
-            }
+            m_deficit[p] += static_cast<uint64_t>(m_quantum) * m_weight[p];
+            m_turnStarted = true;
         }
-        else if (m_queues[p].empty())
+        const uint32_t head = m_queues[p].front().frame.wireBytes;
+        if (head <= m_deficit[p])
         {
-            m_deficit[p] = 0;
+            m_deficit[p] -= head;
+            Pop(p, out);
+            if (m_queues[p].empty())
+            {
+                m_deficit[p] = 0;
+            }
+            return true;
         }
-        m_current = static_cast<uint8_t>((m_current + 1) % kNumPriorities);
-        m_turnStarted = false;
+        Advance(1);
+        ++visits;
     }
     return false;
 }

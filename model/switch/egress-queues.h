@@ -72,6 +72,8 @@ class EgressQueues
   private:
     /** Pop the head of \p priority into \p out. */
     void Pop(uint8_t priority, QueuedFrame& out);
+    /** Move the DWRR turn \p steps priorities on, as that many skipped visits do. */
+    void Advance(int steps);
 
     std::array<std::deque<QueuedFrame>, kNumPriorities> m_queues;
     std::array<uint64_t, kNumPriorities> m_bytes{};
@@ -81,6 +83,7 @@ class EgressQueues
     uint64_t m_bufferBytes{0};
     uint64_t m_payload{0};
     uint8_t m_strictMask{0};
+    uint8_t m_nonEmpty{0}; //!< bit p set while priority p has a frame queued
     uint32_t m_quantum{0};
     uint8_t m_current{0};      //!< DWRR: priority whose turn it is
     bool m_turnStarted{false}; //!< DWRR: its quantum was added for this turn
