@@ -5,7 +5,8 @@
 // ring all-reduces on disjoint NPUs of one non-blocking switch leave each other alone
 // (the analytical closed form, and the same figures at packet level and congestion-
 // aware); two jobs whose rings cross one oversubscribed leaf uplink each take about
-// twice as long at packet level, the uplink's share, and not when kept off it.
+// twice as long at packet level, the uplink's share, and not when kept off it; a job
+// that cannot finish leaves the others to finish and is reported by name.
 
 #include "replay-test-support.h"
 
@@ -239,5 +240,35 @@ TEST(ReplayMultiJob, SharedOversubscribedUplinkSlowsBothAtPacketLevel)
     for (double both : within)
     {
         EXPECT_NEAR(both, withinAlone, 1e-6 * withinAlone);
+    }
+}
+
+TEST(ReplayMultiJob, StuckJobIsNamedAndTheOthersFinish)
+{
+    ettest::ScratchDir dir;
+    const std::string fabric = WriteNetwork(dir, "Switch", 4, kGbps, kLatencyNs);
+    const std::string good = AllReduce(dir, "ar2", 2, 1 << 20);
+    // Rank 0 waits for a message rank 1 never sends.
+    const std::string stuck = dir.File("stuck");
+    WriteRank(stuck, 0, {Receive(1, 1, 4096, 7)});
+    WriteRank(stuck, 1, {Compute(1, 5)});
+    // Analytical only: at packet level a receive that waits forever keeps the run guard
+    // checking (nothing is outstanding, so nothing stalls) until --stop.
+    for (ReplayBackendKind backend :
+         {ReplayBackendKind::Analytical, ReplayBackendKind::AnalyticalAware})
+    {
+        SCOPED_TRACE(ToString(backend));
+        const ReplayResult r = RunReplay(
+            JobsConfig(fabric, backend, {{"good", good, {}, ""}, {"stuck", stuck, {}, ""}}));
+        const ReplayResult alone = RunReplay(JobsConfig(fabric, backend, {{"good", good, {}, ""}}));
+        EXPECT_FALSE(r.completed);
+        EXPECT_TRUE(r.jobs[0].completed);
+        EXPECT_FALSE(r.jobs[1].completed);
+        ExpectSameRanks(r.jobs[0].ranks, alone.jobs[0].ranks);
+        ASSERT_FALSE(r.stuck.empty());
+        for (const std::string& line : r.stuck)
+        {
+            EXPECT_EQ(line.rfind("job 'stuck': ", 0), 0u) << line;
+        }
     }
 }
