@@ -129,10 +129,13 @@ TEST(HpccRun, PeerFctIsTheStoreAndForwardTime)
     EXPECT_EQ(r.lastCompletion, Seconds(2.001) + PicoSeconds(4931840));
     EXPECT_EQ(r.ecnMarks, 0u);
     EXPECT_EQ(r.pfcPauses, 0u);
-    // 110 data packets and their ACKs cross two cables each, two events per frame and
-    // cable: 880. Starts, timers and the stop-flag checks add little.
-    EXPECT_GT(r.events, 880u);
-    EXPECT_LT(r.events, 1500u);
+    // 110 data packets and their ACKs cross two cables each, one arrival event per frame
+    // and cable: 440. A port comes back when its wire is free only if a frame waits: the
+    // sender's, whose queue pair has the next packet ready (110); the switch and the
+    // receiver never queue behind a frame here: 550. Starts, timers and the stop-flag
+    // checks add little; two events per frame and cable would be 880.
+    EXPECT_GT(r.events, 550u);
+    EXPECT_LT(r.events, 880u);
     EXPECT_TRUE(Lines(r.pfcPath).empty());
 }
 

@@ -192,16 +192,13 @@ RocePort::BitTime(uint64_t bits) const
 void
 RocePort::NotifyWork()
 {
-    if (!m_busy)
-    {
-        TryTransmit();
-    }
+    TryTransmit();
 }
 
 bool
 RocePort::IsBusy() const
 {
-    return m_busy;
+    return Simulator::Now() < m_busyUntil;
 }
 
 Time
@@ -213,8 +210,17 @@ RocePort::GetPauseStart(uint8_t priority) const
 void
 RocePort::TryTransmit()
 {
-    if (m_busy || !m_channel)
+    if (m_txCompleteSet || !m_channel)
     {
+        return; // TransmitComplete will pull the work when the wire is free
+    }
+    if (Simulator::Now() < m_busyUntil)
+    {
+        // Nothing was waiting when the frame on the wire started; something may be now.
+        if (!m_pfcQueue.empty() || (m_owner && m_owner->HasPending(*this)))
+        {
+            ScheduleTransmitComplete();
+        }
         return;
     }
     RoceFrame frame;
@@ -235,13 +241,18 @@ RocePort::TryTransmit()
     {
         return;
     }
-    m_busy = true;
     const Time txTime = SerializationTime(frame.wireBytes);
+    m_busyUntil = Simulator::Now() + txTime;
     ++m_counters.txFrames;
     m_counters.txBytes += frame.wireBytes;
     m_counters.txPayload += frame.payload;
     m_txTrace(frame.packet);
-    Simulator::Schedule(txTime, &RocePort::TransmitComplete, this);
+    // Come back when the wire is free only if there is something to send then: an idle
+    // port costs no event per frame, and NotifyWork() schedules the return if work comes.
+    if (!m_pfcQueue.empty() || (m_owner && m_owner->HasPending(*this)))
+    {
+        ScheduleTransmitComplete();
+    }
     if (!isPfc && m_lossProbability > 0 && m_lossRng->GetValue() < m_lossProbability)
     {
         ++m_counters.lostFrames;
@@ -255,8 +266,15 @@ RocePort::TryTransmit()
 void
 RocePort::TransmitComplete()
 {
-    m_busy = false;
+    m_txCompleteSet = false;
     TryTransmit();
+}
+
+void
+RocePort::ScheduleTransmitComplete()
+{
+    m_txCompleteSet = true;
+    Simulator::Schedule(m_busyUntil - Simulator::Now(), &RocePort::TransmitComplete, this);
 }
 
 void

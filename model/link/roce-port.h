@@ -64,6 +64,21 @@ class RocePortOwner
      * \param wireBytes what it cost on the wire
      */
     virtual void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) = 0;
+    /**
+     * Whether DequeueFrame() on \p port may return a frame, or act, when asked next.
+     *
+     * A port that has just started a frame asks this to decide whether to come back
+     * when the wire is free; an owner with nothing queued is not asked again until it
+     * calls NotifyWork(). The answer must be true whenever DequeueFrame() could return a
+     * frame or schedule anything (a pacing wake-up); the default is always true.
+     * \param port the port
+     * \return false only if DequeueFrame() would return false without side effects
+     */
+    virtual bool
+    HasPending(const RocePort& port) const
+    {
+        return true;
+    }
 };
 
 /**
@@ -223,8 +238,10 @@ class RocePort : public NetDevice
     Time BitTime(uint64_t bits) const;
     /** Start sending the next frame if the wire is free. */
     void TryTransmit();
-    /** The frame on the wire has been serialized. */
+    /** The wire is free: send what the owner has (scheduled only when it has work). */
     void TransmitComplete();
+    /** Schedule TransmitComplete at m_busyUntil unless already scheduled. */
+    void ScheduleTransmitComplete();
     /** Queue a PFC frame for \p priority with \p quanta. */
     void SendPfc(uint8_t priority, uint16_t quanta);
     /** Re-send the pause for \p priority before the peer's timer expires. */
@@ -253,7 +270,8 @@ class RocePort : public NetDevice
     Time m_watchdogTimeout;
     Time m_watchdogRestore;
 
-    bool m_busy{false};
+    Time m_busyUntil;            //!< the frame on the wire is serialized by then
+    bool m_txCompleteSet{false}; //!< a TransmitComplete event is pending
     std::deque<std::pair<uint8_t, uint16_t>> m_pfcQueue; //!< (priority, quanta) to send
 
     uint8_t m_pausedMask{0};                           //!< bit p: peer has paused priority p

@@ -341,6 +341,14 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
     return false;
 }
 
+bool
+RdmaNic::HasPending(const RocePort& port) const
+{
+    // Listed QPs may be paced or window-bound: DequeueFrame then arms the wake-up.
+    const PortState& ps = m_ports[port.GetOwnerIndex()];
+    return !ps.control.empty() || !ps.transit.empty() || !ps.qps.empty();
+}
+
 RoceFrame
 RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
 {

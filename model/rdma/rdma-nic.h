@@ -157,6 +157,7 @@ class RdmaNic
     // RocePortOwner
     bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
     void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) override;
+    bool HasPending(const RocePort& port) const override;
 
   protected:
     void DoDispose() override;

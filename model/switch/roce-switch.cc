@@ -312,6 +312,12 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     return true;
 }
 
+bool
+RoceSwitch::HasPending(const RocePort& port) const
+{
+    return !m_egress[port.GetOwnerIndex()].IsEmpty();
+}
+
 void
 RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
 {
