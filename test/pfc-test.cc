@@ -44,7 +44,7 @@ class SaturatedOwner : public RocePortOwner
     }
 
     void
-    ReceiveFrame(RocePort&, Ptr<Packet>, uint32_t) override
+    ReceiveFrame(RocePort&, RoceFrame&&) override
     {
     }
 

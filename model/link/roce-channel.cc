@@ -59,16 +59,42 @@ RoceChannel::Transmit(const RocePort* from,
                       bool isPfc,
                       Time txTime)
 {
-    m_inFlight += payload;
-    Ptr<RocePort> peer = GetPeer(from);
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &RocePort::Receive,
-                                   peer,
-                                   packet,
-                                   wireBytes,
-                                   payload,
-                                   isPfc);
+    RoceFrame frame;
+    frame.packet = packet;
+    frame.wireBytes = wireBytes;
+    frame.payload = payload;
+    Transmit(from, std::move(frame), isPfc, txTime);
+}
+
+void
+RoceChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time txTime)
+{
+    m_inFlight += frame.payload;
+    const uint8_t to = PeekPointer(m_ends[0]) == from ? 1 : 0;
+    InFlight* f;
+    if (m_free.empty())
+    {
+        m_records.push_back(std::make_unique<InFlight>());
+        f = m_records.back().get();
+    }
+    else
+    {
+        f = m_free.back();
+        m_free.pop_back();
+    }
+    f->frame = std::move(frame);
+    f->isPfc = isPfc;
+    Simulator::ScheduleWithContext(
+        m_ends[to]->GetNode()->GetId(), txTime + m_delay, &RoceChannel::Deliver, this, to, f);
+}
+
+void
+RoceChannel::Deliver(uint8_t to, InFlight* f)
+{
+    RoceFrame frame = std::move(f->frame);
+    const bool isPfc = f->isPfc;
+    m_free.push_back(f);
+    m_ends[to]->Receive(std::move(frame), isPfc);
 }
 
 void
@@ -100,6 +126,8 @@ RoceChannel::DoDispose()
 {
     m_ends[0] = nullptr;
     m_ends[1] = nullptr;
+    m_free.clear();
+    m_records.clear();
     Channel::DoDispose();
 }
 

@@ -4,9 +4,14 @@
 #ifndef MLFABRIC_ROCE_CHANNEL_H
 #define MLFABRIC_ROCE_CHANNEL_H
 
+#include "roce-port.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+
+#include <memory>
+#include <vector>
 
 namespace ns3
 {
@@ -18,7 +23,8 @@ class RocePort;
  * A full-duplex point-to-point cable between two RocePorts.
  *
  * A frame reaches the peer one serialization time plus the propagation delay after it
- * starts: one event per frame and direction.
+ * starts: one event per frame and direction. The frame waits in a record the channel
+ * keeps and reuses, so the event carries only a pointer.
  */
 class RoceChannel : public Channel
 {
@@ -46,6 +52,15 @@ class RoceChannel : public Channel
 
     /**
      * Carry a frame from \p from to its peer.
+     * \param from sending port
+     * \param frame the frame, its wire size and payload included
+     * \param isPfc true for a PFC frame
+     * \param txTime its serialization time
+     */
+    void Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time txTime);
+
+    /**
+     * Carry a frame given as a packet from \p from to its peer.
      * \param from sending port
      * \param packet the frame
      * \param wireBytes its wire size
@@ -77,9 +92,21 @@ class RoceChannel : public Channel
     void DoDispose() override;
 
   private:
-    Time m_delay;            //!< propagation delay
-    Ptr<RocePort> m_ends[2]; //!< the two ports
-    uint64_t m_inFlight{0};  //!< payload sent and not yet arrived
+    /** A frame on the cable. */
+    struct InFlight
+    {
+        RoceFrame frame; //!< the frame
+        bool isPfc;      //!< a PFC frame
+    };
+
+    /** Hand the frame \p f to port \p to (0 or 1) and recycle its record. */
+    void Deliver(uint8_t to, InFlight* f);
+
+    Time m_delay;                                     //!< propagation delay
+    Ptr<RocePort> m_ends[2];                          //!< the two ports
+    uint64_t m_inFlight{0};                           //!< payload sent and not yet arrived
+    std::vector<std::unique_ptr<InFlight>> m_records; //!< every record, for disposal
+    std::vector<InFlight*> m_free; //!< records of delivered frames, reused: no allocation
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace ns3
 {
@@ -174,6 +175,39 @@ RoceHeader::GetWireBytes() const
         break;
     }
     return wire::FrameBytes(transport + intBytes) + wire::kPhyOverhead;
+}
+
+namespace
+{
+
+/** \return the free headers; never destroyed, so frames may outlive static cleanup */
+std::vector<RoceHeader*>&
+FreeHeaders()
+{
+    static auto* headers = new std::vector<RoceHeader*>();
+    return *headers;
+}
+
+} // namespace
+
+void
+RoceHeaderRecycler::operator()(RoceHeader* header) const
+{
+    FreeHeaders().push_back(header);
+}
+
+RoceHeaderPtr
+MakeRoceHeader()
+{
+    auto& free = FreeHeaders();
+    if (free.empty())
+    {
+        return RoceHeaderPtr(new RoceHeader());
+    }
+    RoceHeader* header = free.back();
+    free.pop_back();
+    *header = RoceHeader();
+    return RoceHeaderPtr(header);
 }
 
 bool

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 namespace ns3
 {
@@ -109,6 +110,29 @@ class RoceHeader : public Header
     /** Fill the fields from the serialized bytes \p bytes (fixed part, then hops). */
     void Decode(const uint8_t* bytes);
 };
+
+/**
+ * \ingroup mlfabric-link
+ * Returns a RoceHeader to a free list instead of the heap.
+ */
+struct RoceHeaderRecycler
+{
+    /** \param header a header from MakeRoceHeader(), no longer used */
+    void operator()(RoceHeader* header) const;
+};
+
+/**
+ * \ingroup mlfabric-link
+ * The decoded header a frame carries from hop to hop, owned by one frame at a time.
+ */
+using RoceHeaderPtr = std::unique_ptr<RoceHeader, RoceHeaderRecycler>;
+
+/**
+ * \ingroup mlfabric-link
+ * \return a default-constructed header, from the free list when it has one (a frame
+ *         is built per packet and hop count, so headers are recycled, not allocated)
+ */
+RoceHeaderPtr MakeRoceHeader();
 
 } // namespace ns3
 

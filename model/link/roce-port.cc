@@ -23,6 +23,18 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RocePort");
 NS_OBJECT_ENSURE_REGISTERED(RocePort);
 
+Ptr<Packet>
+RoceFrame::ToPacket() const
+{
+    if (packet || !header)
+    {
+        return packet;
+    }
+    Ptr<Packet> p = Create<Packet>(header->payload);
+    p->AddHeader(*header);
+    return p;
+}
+
 TypeId
 RocePort::GetTypeId()
 {
@@ -246,7 +258,10 @@ RocePort::TryTransmit()
     ++m_counters.txFrames;
     m_counters.txBytes += frame.wireBytes;
     m_counters.txPayload += frame.payload;
-    m_txTrace(frame.packet);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(frame.ToPacket());
+    }
     // Come back when the wire is free only if there is something to send then: an idle
     // port costs no event per frame, and NotifyWork() schedules the return if work comes.
     if (!m_pfcQueue.empty() || (m_owner && m_owner->HasPending(*this)))
@@ -257,10 +272,13 @@ RocePort::TryTransmit()
     {
         ++m_counters.lostFrames;
         m_counters.lostPayload += frame.payload;
-        m_lossTrace(frame.packet);
+        if (!m_lossTrace.IsEmpty())
+        {
+            m_lossTrace(frame.ToPacket());
+        }
         return;
     }
-    m_channel->Transmit(this, frame.packet, frame.wireBytes, frame.payload, isPfc, txTime);
+    m_channel->Transmit(this, std::move(frame), isPfc, txTime);
 }
 
 void
@@ -278,19 +296,19 @@ RocePort::ScheduleTransmitComplete()
 }
 
 void
-RocePort::Receive(Ptr<Packet> packet, uint32_t wireBytes, uint32_t payload, bool isPfc)
+RocePort::Receive(RoceFrame&& frame, bool isPfc)
 {
     ++m_counters.rxFrames;
-    m_counters.rxPayload += payload;
-    m_channel->Arrived(this, payload);
+    m_counters.rxPayload += frame.payload;
+    m_channel->Arrived(this, frame.payload);
     if (isPfc)
     {
-        ReceivePfc(packet);
+        ReceivePfc(frame.packet);
         return;
     }
     if (m_owner)
     {
-        m_owner->ReceiveFrame(*this, packet, wireBytes);
+        m_owner->ReceiveFrame(*this, std::move(frame));
     }
 }
 

@@ -5,6 +5,7 @@
 #define MLFABRIC_ROCE_PORT_H
 
 #include "pfc-header.h"
+#include "roce-header.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -29,14 +30,25 @@ constexpr uint8_t kNumPriorities = 8;
 
 /**
  * \ingroup mlfabric-link
- * A frame ready for the wire: the packet, what it costs on the wire, its priority.
+ * A frame ready for the wire: its contents, what it costs on the wire, its priority.
+ *
+ * RoCE frames carry their header decoded and no ns-3 packet: switches read and stamp
+ * it in place at every hop, with no packet to allocate, parse or re-serialize. Other
+ * frames (PFC) carry a packet.
  */
 struct RoceFrame
 {
-    Ptr<Packet> packet;    //!< the frame
+    Ptr<Packet> packet;    //!< the frame, when it is not a RoCE frame
+    RoceHeaderPtr header;  //!< the RoCE header (RoCE frames); the payload is virtual
     uint32_t wireBytes{0}; //!< bytes on the wire, preamble and inter-frame gap included
     uint8_t priority{0};   //!< traffic class
     uint32_t payload{0};   //!< message payload it carries (data packets), for accounting
+
+    /**
+     * \return the frame as an ns-3 packet, for trace sinks: the packet, or a new one
+     *         holding the header and the payload's size in zero bytes
+     */
+    Ptr<Packet> ToPacket() const;
 };
 
 /**
@@ -60,10 +72,9 @@ class RocePortOwner
     /**
      * A RoCE frame arrived on \p port (PFC frames are consumed by the port).
      * \param port receiving port
-     * \param packet the frame
-     * \param wireBytes what it cost on the wire
+     * \param frame the frame, its wire size included; the owner takes it
      */
-    virtual void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) = 0;
+    virtual void ReceiveFrame(RocePort& port, RoceFrame&& frame) = 0;
     /**
      * Whether DequeueFrame() on \p port may return a frame, or act, when asked next.
      *
@@ -153,12 +164,10 @@ class RocePort : public NetDevice
 
     /**
      * Deliver a frame from the channel.
-     * \param packet the frame
-     * \param wireBytes bytes it occupied on the wire
-     * \param payload message payload it carries
+     * \param frame the frame, its wire size and payload included
      * \param isPfc true for a PFC frame
      */
-    void Receive(Ptr<Packet> packet, uint32_t wireBytes, uint32_t payload, bool isPfc);
+    void Receive(RoceFrame&& frame, bool isPfc);
 
     /** \param bytes wire bytes \return their serialization time at the port rate */
     Time SerializationTime(uint32_t bytes) const;

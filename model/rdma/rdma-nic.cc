@@ -359,7 +359,9 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     const uint64_t left = msg->end - qp.m_sndNxt;
     const auto payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, left));
 
-    RoceHeader h;
+    RoceFrame frame;
+    frame.header = MakeRoceHeader();
+    RoceHeader& h = *frame.header;
     h.type = RoceHeader::DATA;
     h.priority = qp.m_priority;
     h.flags = RoceHeader::ECT;
@@ -384,9 +386,6 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     h.imm = msg->tag;
     h.timestampPs = Simulator::Now().GetPicoSeconds();
 
-    RoceFrame frame;
-    frame.packet = Create<Packet>(payload);
-    frame.packet->AddHeader(h);
     frame.wireBytes = h.GetWireBytes();
     frame.priority = qp.m_priority;
     frame.payload = payload;
@@ -419,13 +418,14 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
 }
 
 void
-RdmaNic::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
+RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
 {
-    RoceHeader h;
-    h.PeekFrom(*packet);
+    NS_ASSERT_MSG(frame.header, "node " << m_nodeId << ": a frame without a RoCE header");
+    const RoceHeader& h = *frame.header;
+    const uint32_t wireBytes = frame.wireBytes;
     if (h.dst != m_nodeId)
     {
-        Forward(packet, wireBytes, h);
+        Forward(std::move(frame));
         return;
     }
     switch (h.type)
@@ -484,12 +484,15 @@ RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes)
 }
 
 void
-RdmaNic::Forward(Ptr<Packet> packet, uint32_t wireBytes, const RoceHeader& h)
+RdmaNic::Forward(RoceFrame&& frame)
 {
+    const RoceHeader& h = *frame.header;
     const uint32_t out = SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId));
     PortState& ps = m_ports[out];
-    ps.transit.push_back(RoceFrame{packet, wireBytes, h.priority, h.payload});
+    frame.priority = h.priority;
+    frame.payload = h.payload;
     ps.transitPayload += h.payload;
+    ps.transit.push_back(std::move(frame));
     ++m_counters.forwardedFrames;
     ps.port->NotifyWork();
 }
@@ -592,8 +595,8 @@ RdmaNic::SendControl(RoceHeader& h, uint32_t hash)
 {
     PortState& ps = m_ports[SelectPort(h.dst, hash)];
     RoceFrame frame;
-    frame.packet = Create<Packet>();
-    frame.packet->AddHeader(h);
+    frame.header = MakeRoceHeader();
+    *frame.header = h;
     frame.wireBytes = h.GetWireBytes();
     frame.priority = h.priority;
     ps.control.push_back(std::move(frame));

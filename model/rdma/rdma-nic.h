@@ -156,7 +156,7 @@ class RdmaNic
 
     // RocePortOwner
     bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
-    void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) override;
+    void ReceiveFrame(RocePort& port, RoceFrame&& frame) override;
     bool HasPending(const RocePort& port) const override;
 
   protected:
@@ -197,7 +197,7 @@ class RdmaNic
     /** Queue a control packet toward \p dst. */
     void SendControl(RoceHeader& h, uint32_t hash);
     /** Forward a frame addressed to another node. */
-    void Forward(Ptr<Packet> packet, uint32_t wireBytes, const RoceHeader& h);
+    void Forward(RoceFrame&& frame);
     /** Acknowledge bytes below \p seq on \p qp; complete messages. */
     void AdvanceUna(RdmaQueuePair& qp, uint64_t seq);
     /** Arm or push back the retransmission timer of \p qp. */
@@ -208,7 +208,7 @@ class RdmaNic
     Time RtoOf(const RdmaQueuePair& qp) const;
 
     uint32_t m_nodeId{0};
-    std::vector<PortState> m_ports;
+    std::deque<PortState> m_ports; //!< deque: frames are move-only, ports never relocate
     std::vector<std::vector<uint32_t>> m_routes; //!< destination node -> port indices
     std::vector<Ptr<RdmaQueuePair>> m_qps;
     std::vector<RdmaRxQueuePair> m_rxQps;

@@ -234,11 +234,12 @@ RoceSwitch::AssignStreams(int64_t stream)
 }
 
 void
-RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
+RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
 {
     NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
-    RoceHeader h;
-    h.PeekFrom(*packet);
+    NS_ASSERT_MSG(frame.header, "switch " << m_nodeId << ": a frame without a RoCE header");
+    const RoceHeader& h = *frame.header;
+    const uint32_t wireBytes = frame.wireBytes;
     NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
                     "switch " << m_nodeId << " has no route to node " << h.dst);
     const auto& ports = m_routes[h.dst];
@@ -253,7 +254,10 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
     {
         ++m_counters.drops;
         m_counters.droppedPayload += h.payload;
-        m_dropTrace(packet, in);
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(frame.ToPacket(), in);
+        }
         return;
     }
     if (m_mmu->ShouldPause(in, h.priority))
@@ -262,14 +266,13 @@ RoceSwitch::ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes)
     }
 
     QueuedFrame q;
-    q.frame.packet = packet;
-    q.frame.wireBytes = wireBytes;
-    q.frame.priority = h.priority;
     q.inPort = in;
     q.bufferBytes = bufferBytes;
     q.flags = h.flags;
     q.isData = h.type == RoceHeader::DATA;
     q.payload = h.payload;
+    q.frame = std::move(frame);
+    q.frame.priority = q.frame.header->priority;
     m_egress[out].Enqueue(std::move(q));
     const uint64_t queued = m_egress[out].GetTotalBytes();
     m_counters.peakQueueBytes = std::max(m_counters.peakQueueBytes, queued);
@@ -321,14 +324,16 @@ RoceSwitch::HasPending(const RocePort& port) const
 void
 RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
 {
-    RoceHeader h;
-    h.PeekFrom(*q.frame.packet);
-    q.frame.packet->RemoveAtStart(h.GetSerializedSize());
+    // The frame carries its header decoded: edit it in place.
+    RoceHeader& h = *q.frame.header;
     if (mark)
     {
         h.Set(RoceHeader::CE);
         ++m_counters.ecnMarks;
-        m_ecnTrace(q.frame.packet, port);
+        if (!m_ecnTrace.IsEmpty())
+        {
+            m_ecnTrace(q.frame.ToPacket(), port);
+        }
     }
     if (stamp)
     {
@@ -342,7 +347,6 @@ RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
             ++m_counters.intStamps;
         }
     }
-    q.frame.packet->AddHeader(h);
     q.frame.wireBytes = h.GetWireBytes();
 }
 

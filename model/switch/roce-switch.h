@@ -14,6 +14,7 @@
 #include "model/link/roce-port.h"
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace ns3
@@ -124,7 +125,7 @@ class RoceSwitch
 
     // RocePortOwner
     bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
-    void ReceiveFrame(RocePort& port, Ptr<Packet> packet, uint32_t wireBytes) override;
+    void ReceiveFrame(RocePort& port, RoceFrame&& frame) override;
     bool HasPending(const RocePort& port) const override;
 
   protected:
@@ -136,7 +137,7 @@ class RoceSwitch
 
     uint32_t m_nodeId{0};
     std::vector<Ptr<RocePort>> m_ports;
-    std::vector<EgressQueues> m_egress;
+    std::deque<EgressQueues> m_egress; //!< deque: frames are move-only, ports never relocate
     std::vector<EcnThresholds> m_ecn;
     std::vector<std::vector<uint32_t>> m_routes;
     Ptr<SharedBufferMmu> m_mmu;
