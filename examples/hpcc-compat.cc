@@ -161,43 +161,49 @@ ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB)
         j["max_bytes"] = b.maxBytes;
         buckets.push_back(j);
     }
-    return {{"config", options.configPath},
-            {"topology", r.topologyPath},
-            {"flow_file", r.flowPath},
-            {"fidelity", HpccFidelityName(r.fidelity)},
-            {"cc_mode", r.cc.ccMode},
-            {"cc_scheme", r.cc.scheme},
-            {"cc_exact", r.cc.exact},
-            {"cc_warning", r.cc.warning},
-            {"warnings", r.warnings},
-            {"hosts", r.hosts},
-            {"switches", r.switches},
-            {"links", r.links},
-            {"max_rtt_ns", r.maxRtt.GetNanoSeconds()},
-            {"max_bdp_bytes", r.maxBdp},
-            {"flows", r.flows.size()},
-            {"flows_completed", r.completed},
-            {"bytes", r.bytes},
-            {"slowdown", StatsJson(r.slowdown)},
-            {"slowdown_by_size", buckets},
-            {"pfc_pauses", r.pfcPauses},
-            {"drops", r.drops},
-            {"ecn_marks", r.ecnMarks},
-            {"timeouts", r.timeouts},
-            {"retransmitted_bytes", r.retransmittedBytes},
-            {"last_completion_ns", r.lastCompletion.GetNanoSeconds()},
-            {"simulated_ns", r.simulatedTime.GetNanoSeconds()},
-            {"interrupted", r.interrupted},
-            {"qlen_samples", r.qlenSamples},
-            {"events", r.events},
-            {"setup_wall_seconds", r.setupSeconds},
-            {"wall_seconds", r.wallSeconds},
-            {"events_per_second",
-             r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds : 0.0},
-            {"peak_rss_mib", rssMiB},
-            {"fct_file", r.fctPath},
-            {"pfc_file", r.pfcPath},
-            {"qlen_file", r.qlenPath}};
+    nlohmann::json summary = {
+        {"config", options.configPath},
+        {"topology", r.topologyPath},
+        {"flow_file", r.flowPath},
+        {"fidelity", HpccFidelityName(r.fidelity)},
+        {"cc_mode", r.cc.ccMode},
+        {"cc_scheme", r.cc.scheme},
+        {"cc_exact", r.cc.exact},
+        {"cc_warning", r.cc.warning},
+        {"warnings", r.warnings},
+        {"hosts", r.hosts},
+        {"switches", r.switches},
+        {"links", r.links},
+        {"max_rtt_ns", r.maxRtt.GetNanoSeconds()},
+        {"max_bdp_bytes", r.maxBdp},
+        {"flows", r.flows.size()},
+        {"flows_completed", r.completed},
+        {"bytes", r.bytes},
+        {"slowdown", StatsJson(r.slowdown)},
+        {"slowdown_by_size", buckets},
+        {"pfc_pauses", r.pfcPauses},
+        {"drops", r.drops},
+        {"ecn_marks", r.ecnMarks},
+        {"timeouts", r.timeouts},
+        {"retransmitted_bytes", r.retransmittedBytes},
+        {"last_completion_ns", r.lastCompletion.GetNanoSeconds()},
+        {"simulated_ns", r.simulatedTime.GetNanoSeconds()},
+        {"interrupted", r.interrupted},
+        {"qlen_samples", r.qlenSamples},
+        {"events", r.events},
+        {"setup_wall_seconds", r.setupSeconds},
+        {"wall_seconds", r.wallSeconds},
+        {"events_per_second",
+         r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds : 0.0},
+        {"peak_rss_mib", rssMiB},
+        {"fct_file", r.fctPath},
+        {"pfc_file", r.pfcPath},
+        {"qlen_file", r.qlenPath}};
+    if (r.invariants.checked)
+    {
+        summary["invariants"] = ToJson(r.invariants);
+    }
+    return summary;
 }
 
 int
@@ -214,6 +220,7 @@ Main(int argc, char** argv)
     cli.Add("buckets", "width of the slowdown size buckets, percent of the flows (1..100)", "5");
     cli.Add("progress", "wall seconds between progress lines; 0 for none", "2");
     cli.Add("summary", "write the figures as JSON to this file", "");
+    AddInvariantOptions(cli);
     cli.Parse(argc, argv);
 
     HpccRunOptions options;
@@ -228,6 +235,7 @@ Main(int argc, char** argv)
     options.fidelity = ParseHpccFidelity(cli.Get("fidelity"), "--fidelity");
     options.bucketPercent = static_cast<uint32_t>(cli.GetUint("buckets", 1, 100));
     options.progressSeconds = cli.GetDouble("progress", 0, 3600);
+    options.invariantPeriod = GetInvariantPeriod(cli);
     options.log = &std::cerr;
     options.stopFlag = &g_stop;
     // --ns3::Type::Attribute=value overrides what the configuration sets.
@@ -245,6 +253,7 @@ Main(int argc, char** argv)
     const HpccRunResult r = RunHpcc(options);
     const double rss = PeakRssMiB();
     PrintTables(options, r, rss);
+    PrintInvariantReport(std::cout, r.invariants);
     WriteSummary(cli.Get("summary"), ToJson(options, r, rss));
     if (!r.cc.exact)
     {
@@ -255,6 +264,11 @@ Main(int argc, char** argv)
         std::cerr << "error: " << r.flows.size() - r.completed << " of " << r.flows.size()
                   << " flows did not complete "
                   << (r.interrupted ? "(interrupted)" : "by SIMULATOR_STOP_TIME") << std::endl;
+        return 1;
+    }
+    if (!r.invariants.violations.empty())
+    {
+        std::cerr << "error: the run broke invariants" << std::endl;
         return 1;
     }
     return 0;

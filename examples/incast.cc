@@ -194,33 +194,38 @@ ToJson(const IncastConfig& config, const IncastResult& r)
                          {"resume_frames_tx", p.resumeFramesTx},
                          {"paused_ns", p.pausedTime.GetNanoSeconds()}});
     }
-    return {{"senders", config.senders},
-            {"message_bytes", config.messageBytes},
-            {"bytes_expected", r.bytesExpected},
-            {"bytes_delivered", r.bytesDelivered},
-            {"drops", r.drops},
-            {"lost_frames", r.lostFrames},
-            {"timeouts", r.timeouts},
-            {"nacks", r.nacks},
-            {"scheme", r.scheme},
-            {"ecn_map", r.ecnMap},
-            {"ecn_marks", r.ecnMarks},
-            {"cnps", r.cnps},
-            {"cc_rate_changes", r.rateChanges},
-            {"cc_window_changes", r.windowChanges},
-            {"pfc_pause_frames", r.pfcPauseFrames},
-            {"pfc_paused_ns", r.pausedTime.GetNanoSeconds()},
-            {"bottleneck", r.bottleneck},
-            {"peak_queue_bytes", r.peakQueueBytes},
-            {"mean_queue_bytes", r.meanQueueBytes},
-            {"buffer_bytes", r.bufferBytes},
-            {"max_buffer_bytes", r.maxBufferBytes},
-            {"completion_time_ns", r.lastCompletion.GetNanoSeconds()},
-            {"events", r.events},
-            {"wall_seconds", r.wallSeconds},
-            {"events_per_second", MegaEventsPerSecond(r) * 1e6},
-            {"flows", flows},
-            {"ports", ports}};
+    nlohmann::json summary = {{"senders", config.senders},
+                              {"message_bytes", config.messageBytes},
+                              {"bytes_expected", r.bytesExpected},
+                              {"bytes_delivered", r.bytesDelivered},
+                              {"drops", r.drops},
+                              {"lost_frames", r.lostFrames},
+                              {"timeouts", r.timeouts},
+                              {"nacks", r.nacks},
+                              {"scheme", r.scheme},
+                              {"ecn_map", r.ecnMap},
+                              {"ecn_marks", r.ecnMarks},
+                              {"cnps", r.cnps},
+                              {"cc_rate_changes", r.rateChanges},
+                              {"cc_window_changes", r.windowChanges},
+                              {"pfc_pause_frames", r.pfcPauseFrames},
+                              {"pfc_paused_ns", r.pausedTime.GetNanoSeconds()},
+                              {"bottleneck", r.bottleneck},
+                              {"peak_queue_bytes", r.peakQueueBytes},
+                              {"mean_queue_bytes", r.meanQueueBytes},
+                              {"buffer_bytes", r.bufferBytes},
+                              {"max_buffer_bytes", r.maxBufferBytes},
+                              {"completion_time_ns", r.lastCompletion.GetNanoSeconds()},
+                              {"events", r.events},
+                              {"wall_seconds", r.wallSeconds},
+                              {"events_per_second", MegaEventsPerSecond(r) * 1e6},
+                              {"flows", flows},
+                              {"ports", ports}};
+    if (r.invariants.checked)
+    {
+        summary["invariants"] = ToJson(r.invariants);
+    }
+    return summary;
 }
 
 int
@@ -243,6 +248,7 @@ Main(int argc, char** argv)
         "fabric", "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch", "");
     cli.Add("receiver", "with --fabric: the receiving rank (default the last)", "-1");
     cli.Add("summary", "write the figures as JSON to this file", "");
+    AddInvariantOptions(cli);
     cli.Parse(argc, argv);
 
     IncastConfig config;
@@ -260,6 +266,7 @@ Main(int argc, char** argv)
     config.loss = cli.GetDouble("loss", 0, 0.5);
     config.stopTime = cli.GetTime("stop");
     config.fabricPath = cli.Get("fabric");
+    config.invariantPeriod = GetInvariantPeriod(cli);
     if (cli.IsSet("receiver"))
     {
         config.receiverRank = static_cast<int64_t>(cli.GetUint("receiver", 0, 1u << 24));
@@ -311,10 +318,20 @@ Main(int argc, char** argv)
     int status = 0;
     for (const auto& r : results)
     {
+        if (r.invariants.checked)
+        {
+            std::cout << r.scheme << " ";
+            PrintInvariantReport(std::cout, r.invariants);
+        }
         if (r.bytesDelivered != r.bytesExpected)
         {
             std::cerr << "error: " << r.scheme << ": not every byte was delivered by "
                       << config.stopTime.As(Time::S) << std::endl;
+            status = 1;
+        }
+        if (!r.invariants.violations.empty())
+        {
+            std::cerr << "error: " << r.scheme << ": the run broke invariants" << std::endl;
             status = 1;
         }
     }

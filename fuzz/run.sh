@@ -46,9 +46,15 @@ run_target() {
     -artifact_prefix="$BUILD/findings/$name-"
   )
   [[ -f "$ROOT/fuzz/$name.dict" ]] && options+=(-dict="$ROOT/fuzz/$name.dict")
-  # New inputs go to the work folder; the seeds in the tree are only read.
-  (cd "$BUILD" && "./$name-fuzzer" "${options[@]}" "$work" "$seeds") \
-    >"$BUILD/logs/$name.log" 2>&1
+  # New inputs go to the work folder; the seeds in the tree are only read. The input
+  # files the target writes live under tmp/, which a crash would leave behind.
+  local tmp="$BUILD/tmp/$name"
+  mkdir -p "$tmp"
+  local status=0
+  (cd "$BUILD" && TMPDIR="$tmp" "./$name-fuzzer" "${options[@]}" "$work" "$seeds") \
+    >"$BUILD/logs/$name.log" 2>&1 || status=$?
+  rm -rf "$tmp"
+  return $status
 }
 
 # One line per target: executions, coverage and the outcome.

@@ -6,6 +6,7 @@
 #include "hpcc-network.h"
 #include "hpcc-pfc-recorder.h"
 #include "hpcc-qlen-monitor.h"
+#include "invariant-checker.h"
 #include "replay-progress.h"
 
 #include "ns3/config.h"
@@ -331,6 +332,21 @@ RunHpcc(const HpccRunOptions& o)
                                                    { return a.start < b.start; })
                                       ->start;
     Simulator::Schedule(firstStart, &ReplayProgress::Start, &progress);
+    // The checks, too, begin with the traffic.
+    std::unique_ptr<InvariantChecker> checker;
+    if (o.invariantPeriod.IsStrictlyPositive())
+    {
+        checker = std::make_unique<InvariantChecker>(net);
+        Simulator::Schedule(firstStart,
+                            [&checker, &driver, period = o.invariantPeriod]()
+                            {
+                                checker->StartPeriodic(period,
+                                                       [&driver]() {
+                                                           return driver->GetCompleted() ==
+                                                                  driver->GetFlows().size();
+                                                       });
+                            });
+    }
     Simulator::Stop(stop);
     r.setupSeconds = SecondsSince(setupStart);
     NS_LOG_INFO("maxRtt " << r.maxRtt.As(Time::NS) << " maxBdp " << r.maxBdp);
@@ -342,6 +358,11 @@ RunHpcc(const HpccRunOptions& o)
     r.simulatedTime = Simulator::Now();
     r.interrupted = progress.WasInterrupted();
 
+    if (checker)
+    {
+        r.invariants = FinishInvariantChecks(
+            *checker, driver->GetCompleted() == driver->GetFlows().size() && !r.interrupted);
+    }
     driver->Finish();
     pfc.Write(r.pfcPath);
     r.pfcPauses = pfc.GetPauses();

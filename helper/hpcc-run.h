@@ -5,6 +5,7 @@
 #define MLFABRIC_HPCC_RUN_H
 
 #include "hpcc-flow-driver.h"
+#include "invariant-options.h"
 
 #include "ns3/nstime.h"
 
@@ -37,6 +38,7 @@ struct HpccRunOptions
     double progressSeconds{2};  //!< wall seconds between progress lines; 0: none
     std::ostream* log{nullptr}; //!< warnings and progress lines; nullptr: none
     const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run cleanly when it turns true
+    Time invariantPeriod{0}; //!< check the InvariantChecker rules this often; 0 = off
     /** ns-3 attribute defaults ("ns3::Type::Attribute", value) set after the
      *  configuration's, so that they win */
     std::vector<std::pair<std::string, std::string>> attributes;
@@ -80,6 +82,7 @@ struct HpccRunResult
     uint64_t events{0};                            //!< simulator events executed
     double setupSeconds{0};                        //!< wall time to read inputs and build
     double wallSeconds{0};                         //!< wall time of the simulation
+    InvariantReport invariants; //!< with an invariant period: what the checks found
 };
 
 /**

@@ -4,6 +4,7 @@
 #include "incast-scenario.h"
 
 #include "fabric-installer.h"
+#include "invariant-checker.h"
 #include "queue-monitor.h"
 #include "roce-network.h"
 
@@ -136,6 +137,14 @@ RunIncast(const IncastConfig& config)
         nic->PostSend(qp, config.messageBytes, s);
     }
 
+    std::unique_ptr<InvariantChecker> checker;
+    if (config.invariantPeriod.IsStrictlyPositive())
+    {
+        checker = std::make_unique<InvariantChecker>(net);
+        checker->StartPeriodic(config.invariantPeriod,
+                               [&]() { return completed == result.flows.size(); });
+    }
+
     const auto wallStart = std::chrono::steady_clock::now();
     Simulator::Stop(config.stopTime);
     Simulator::Run();
@@ -145,6 +154,10 @@ RunIncast(const IncastConfig& config)
     if (!queuesRead)
     {
         readQueues();
+    }
+    if (checker)
+    {
+        result.invariants = FinishInvariantChecks(*checker, completed == result.flows.size());
     }
 
     for (auto& flow : result.flows)

@@ -5,6 +5,7 @@
 #define MLFABRIC_INCAST_SCENARIO_H
 
 #include "cc-setup.h"
+#include "invariant-options.h"
 
 #include "ns3/nstime.h"
 
@@ -34,6 +35,7 @@ struct IncastConfig
     Time stopTime{Seconds(10)};        //!< give up here (a hang is a failure)
     std::string fabricPath;            //!< a fabric file instead of the one switch
     int64_t receiverRank{-1};          //!< with a fabric: the receiver; -1 = last rank
+    Time invariantPeriod{0};           //!< check the InvariantChecker rules this often; 0 = off
 };
 
 /** Per-sender outcome. */
@@ -82,6 +84,7 @@ struct IncastResult
     Time lastCompletion;           //!< completion of the last message
     uint64_t events{0};            //!< simulator events executed
     double wallSeconds{0};         //!< wall-clock time of the run
+    InvariantReport invariants;    //!< with an invariant period: what the checks found
 };
 
 /**

@@ -3,6 +3,7 @@
  */
 #include "invariant-checker.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -189,15 +190,18 @@ InvariantChecker::CheckFinished() const
 }
 
 void
-InvariantChecker::StartPeriodic(Time period)
+InvariantChecker::StartPeriodic(Time period, std::function<bool()> done)
 {
+    NS_ABORT_MSG_UNLESS(period.IsStrictlyPositive(), "the period must be positive");
     m_period = period;
+    m_done = std::move(done);
     Simulator::Schedule(m_period, &InvariantChecker::Tick, this);
 }
 
 void
 InvariantChecker::Tick()
 {
+    ++m_checks;
     auto violations = Check();
     if (!violations.empty())
     {
@@ -205,10 +209,16 @@ InvariantChecker::Tick()
         Simulator::Stop();
         return;
     }
-    if (!Simulator::IsFinished())
+    if (!Simulator::IsFinished() && !(m_done && m_done()))
     {
         Simulator::Schedule(m_period, &InvariantChecker::Tick, this);
     }
+}
+
+uint64_t
+InvariantChecker::GetPeriodicCheckCount() const
+{
+    return m_checks;
 }
 
 const std::vector<std::string>&

@@ -8,6 +8,7 @@
 
 #include "ns3/nstime.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,18 @@ class InvariantChecker
     /** \return the violations of a finished run, including the end-of-run rules */
     std::vector<std::string> CheckFinished() const;
     /**
-     * Check every \p period while the simulation has other events; on a violation, stop
-     * the simulation and keep the violations.
+     * Check every \p period while the simulation has other events and \p done is false;
+     * on a violation, stop the simulation and keep the violations.
+     * \param period time between checks
+     * \param done true once the workload has finished; without it, checks go on until
+     *        the event list is empty or the simulation stops (so a Simulator::Stop far
+     *        ahead would keep them going)
      */
-    void StartPeriodic(Time period);
+    void StartPeriodic(Time period, std::function<bool()> done = nullptr);
     /** \return violations found by the periodic checks */
     const std::vector<std::string>& GetPeriodicViolations() const;
+    /** \return periodic checks made so far */
+    uint64_t GetPeriodicCheckCount() const;
 
   private:
     /** One periodic check. */
@@ -59,6 +66,8 @@ class InvariantChecker
 
     const RoceNetwork& m_net;
     Time m_period;
+    std::function<bool()> m_done;
+    uint64_t m_checks{0};
     std::vector<std::string> m_violations;
 };
 

@@ -145,3 +145,28 @@ TEST(HpccCli, ModeWithoutSchemeWarnsAndTheSummaryTellsIt)
     EXPECT_EQ(j["slowdown"]["flows"], 1);
     EXPECT_EQ(j["max_rtt_ns"], 4160);
 }
+
+// An incast of three DCQCN flows into one host under --check-invariants: the checks run
+// every 10 us from the first flow to the last completion and all hold.
+TEST(HpccCli, CheckInvariantsHoldThroughAnIncast)
+{
+    const std::string flows =
+        Write("hpcc-cli-incast.txt",
+              "3\n2 1 3 100 2000000 2.0\n3 1 3 100 2000000 2.0\n4 1 3 100 2000000 2.0\n");
+    const std::string config = Config("hpcc-cli-dcqcn.txt", "1");
+    const std::string summary = testing::TempDir() + "hpcc-cli-invariants.json";
+    const ProgramRun run =
+        Execute("--config=" + config + " --flows=" + flows + " --out-dir=" + testing::TempDir() +
+                " --check-invariants --summary=" + summary);
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
+    std::ifstream in(summary);
+    const auto j = nlohmann::json::parse(in);
+    ASSERT_EQ(j["flows_completed"], 3);
+    EXPECT_TRUE(j["invariants"]["violations"].empty()) << j["invariants"];
+    // Three 2 MB flows share the receiver's 100 Gb/s link: at least 480 us of traffic.
+    const auto checks = j["invariants"]["checks"].get<uint64_t>();
+    const double busyUs = (j["last_completion_ns"].get<double>() - 2e9) / 1e3;
+    EXPECT_GE(busyUs, 480);
+    EXPECT_NEAR(static_cast<double>(checks), busyUs / 10, 3) << "checks end with the flows";
+}

@@ -46,6 +46,28 @@ TEST(IncastCli, SummaryHasTheDocumentedKeys)
     EXPECT_NE(run.output.find("events per second"), std::string::npos);
 }
 
+// --check-invariants through a lossy incast (no PFC, a small buffer): the books balance
+// through drops and retransmissions, once every 10 us until the last message completes.
+TEST(IncastCli, CheckInvariantsHoldThroughDrops)
+{
+    const std::string path = testing::TempDir() + "incast-invariants.json";
+    const ProgramRun run = Execute("--senders=8 --size=512KiB --pfc=0 --buffer=1MiB "
+                                   "--check-invariants --summary=" +
+                                   path);
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("none invariants: held in "), std::string::npos) << run.output;
+    std::ifstream in(path);
+    const auto summary = nlohmann::json::parse(in);
+    EXPECT_GT(summary["drops"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(summary["invariants"]["violations"].empty()) << summary["invariants"];
+    const double completionUs = summary["completion_time_ns"].get<double>() / 1e3;
+    EXPECT_NEAR(summary["invariants"]["checks"].get<double>(), completionUs / 10, 2);
+
+    const ProgramRun off = Execute("--senders=2 --size=64KiB --summary=" + path);
+    ASSERT_EQ(off.status, 0) << off.output;
+    EXPECT_EQ(off.output.find("invariants"), std::string::npos) << off.output;
+}
+
 TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
 {
     const std::pair<const char*, const char*> cases[] = {
@@ -60,6 +82,8 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         {"--pfc=maybe", "--pfc"},
         {"--buffer=1KiB", "--buffer"},
         {"--cc=warp", "--cc"},
+        {"--check-invariants --invariant-period=0s", "--invariant-period"},
+        {"--check-invariants=perhaps", "--check-invariants"},
         {"--no-such-option=1", "--no-such-option"},
         {"--fabric=/nonexistent/fabric.yaml", "fabric.yaml"},
         {"--fabric=" MLFABRIC_SOURCE_DIR "/fabrics/ring-8.yaml --senders=8", "8 senders"},

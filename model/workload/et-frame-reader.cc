@@ -127,11 +127,16 @@ EtFrameReader::ReadSome(char* where, uint64_t capacity)
         return static_cast<uint64_t>(got);
     }
     int status = Z_OK;
-    const char* reason = gzerror(m_gzip, &status);
+    std::string reason = gzerror(m_gzip, &status);
     if (got < 0 || (status != Z_OK && status != Z_STREAM_END))
     {
+        // zlib names the file first; Fail names it already.
+        if (reason.rfind(m_path + ": ", 0) == 0)
+        {
+            reason.erase(0, m_path.size() + 2);
+        }
         // A gzip stream cut short reports Z_BUF_ERROR ("unexpected end of file").
-        Fail(std::string("corrupt or truncated gzip data: ") + reason);
+        Fail("corrupt or truncated gzip data: " + reason);
     }
     return 0;
 }
