@@ -144,6 +144,9 @@ TEST(EtGenTool, ShippedTracesRegenerateBitForBitFromTheirDocumentedCommands)
         {"gpt-16npu/gpt",
          "transformer --npus=16 --tp=4 --pp=2 --dp=2 --layers=4 --hidden=1024 --heads=16 "
          "--seq=512 --micro-batch=1 --global-batch=4 --vocab=8192 --bucket-size=8MiB"},
+        {"gpt-1.7b-16npu/gpt",
+         "transformer --npus=16 --tp=4 --pp=2 --dp=2 --layers=8 --hidden=4096 --heads=32 "
+         "--seq=2048 --micro-batch=1 --global-batch=8 --vocab=32768 --bucket-size=25MiB"},
         {"allreduce-8npu/allreduce", "microbench --npus=8 --collective=all_reduce --size=1MiB"},
     };
     ScratchDir dir;
