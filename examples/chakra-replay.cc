@@ -134,6 +134,7 @@ Main(int argc, char** argv)
         "timeseries", "packet level: write switch queues and PFC pauses over time to this CSV", "");
     cli.Add("sample-period", "packet level: time between --timeseries samples", "10us");
     cli.Add("summary", "write the figures as JSON to this file", "");
+    AddInvariantOptions(cli);
     AddCcOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
     cli.Parse(argc, argv);
@@ -223,6 +224,7 @@ Main(int argc, char** argv)
                              cli.Get(option) + "')");
         }
     }
+    config.invariantPeriod = GetInvariantPeriod(cli);
     config.timeseriesPath = cli.Get("timeseries");
     config.samplePeriod = cli.GetTime("sample-period");
     if (!config.samplePeriod.IsStrictlyPositive())
@@ -252,6 +254,7 @@ Main(int argc, char** argv)
     {
         PrintReplayTables(std::cout, config, result, maxCollectives);
     }
+    PrintInvariantReport(std::cout, result.invariants);
     if (cli.GetBool("astra-log"))
     {
         std::cout << "\n";
@@ -267,8 +270,18 @@ Main(int argc, char** argv)
     }
     if (!cli.Get("summary").empty())
     {
-        WriteSummary(cli.Get("summary"),
-                     multi ? ReplayJobsToJson(config, result) : ReplayToJson(config, result));
+        nlohmann::json summary =
+            multi ? ReplayJobsToJson(config, result) : ReplayToJson(config, result);
+        if (result.invariants.checked)
+        {
+            summary["invariants"] = ToJson(result.invariants);
+        }
+        WriteSummary(cli.Get("summary"), summary);
+    }
+    if (!result.invariants.violations.empty())
+    {
+        std::cerr << "error: the replay broke invariants" << std::endl;
+        return 1;
     }
     if (result.completed)
     {

@@ -3,6 +3,7 @@
  */
 #include "replay-run.h"
 
+#include "invariant-checker.h"
 #include "network-sampler.h"
 #include "queue-monitor.h"
 #include "replay-job-placement.h"
@@ -459,6 +460,23 @@ RunReplay(const ReplayRunConfig& config)
             std::make_unique<RunGuard>(*net.roce, config.stallTimeout, config.pfcDeadlockThreshold);
         guard->Start();
     }
+    auto allFinished = [&jobs]()
+    {
+        for (const JobRun& job : jobs)
+        {
+            if (job.engine->GetFinishedRankCount() != job.rankCount)
+            {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::unique_ptr<InvariantChecker> checker;
+    if (net.roce && config.invariantPeriod.IsStrictlyPositive())
+    {
+        checker = std::make_unique<InvariantChecker>(*net.roce);
+        checker->StartPeriodic(config.invariantPeriod, allFinished);
+    }
     if (config.stopTime.IsStrictlyPositive())
     {
         Simulator::Stop(config.stopTime);
@@ -478,6 +496,10 @@ RunReplay(const ReplayRunConfig& config)
     if (net.roce)
     {
         result.networkStats = CollectNetworkStats(*net.roce, queues.get());
+    }
+    if (checker)
+    {
+        result.invariants = FinishInvariantChecks(*checker, allFinished());
     }
     if (sampler)
     {

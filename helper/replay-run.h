@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_REPLAY_RUN_H
 #define MLFABRIC_REPLAY_RUN_H
 
+#include "invariant-options.h"
 #include "network-stats.h"
 #include "replay-job-spec.h"
 #include "replay-network.h"
@@ -44,7 +45,8 @@ struct ReplayRunConfig
     Time stopTime;                       //!< simulated time limit; zero: none
     Time stallTimeout{MilliSeconds(20)}; //!< packet level: nothing moving this long is a stall
     Time pfcDeadlockThreshold{MilliSeconds(2)}; //!< packet level: pauses this long in a cycle
-    std::string timeseriesPath;                 //!< packet level: switch samples CSV, if set
+    Time invariantPeriod{0};    //!< packet level: check the InvariantChecker rules this often
+    std::string timeseriesPath; //!< packet level: switch samples CSV, if set
     Time samplePeriod{MicroSeconds(10)};        //!< packet level: time between samples
     std::ostream* progress{nullptr};            //!< progress lines go here, if set
     double progressPeriod{2.0};                 //!< wall seconds between progress lines
@@ -106,15 +108,16 @@ struct ReplayResult
     bool timedOut{false};                            //!< stopped by the time limit
     std::string networkFailure; //!< packet level: the run guard's report, if it stopped it
     std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
-    Time simulated;                           //!< last rank's finish, or the stop time
-    uint64_t events{0};                       //!< simulator events of the replay
-    double wallSeconds{0};                    //!< wall-clock time of the simulation
-    uint64_t nodes{0};                        //!< nodes of all ranks
-    uint64_t networkDeliveredBytes{0};        //!< payload the network delivered
-    std::string network;                      //!< description of the network
-    std::string system;                       //!< description of the system configuration
-    std::string groups;                       //!< description of the communicator groups (single)
-    std::string fabricName;                   //!< the fabric's name
+    InvariantReport invariants; //!< packet level, with an invariant period: what the checks found
+    Time simulated;             //!< last rank's finish, or the stop time
+    uint64_t events{0};         //!< simulator events of the replay
+    double wallSeconds{0};      //!< wall-clock time of the simulation
+    uint64_t nodes{0};          //!< nodes of all ranks
+    uint64_t networkDeliveredBytes{0}; //!< payload the network delivered
+    std::string network;               //!< description of the network
+    std::string system;                //!< description of the system configuration
+    std::string groups;                //!< description of the communicator groups (single)
+    std::string fabricName;            //!< the fabric's name
 
     /** \return bytes sent by all ranks of every job */
     uint64_t GetBytesSent() const;

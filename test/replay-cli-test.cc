@@ -250,3 +250,24 @@ TEST(ReplayCli, AStalledNetworkEndsTheRunWithItsReport)
     // The guard stops the run about one stall timeout after the last progress.
     EXPECT_LT(json["simulated_ns"].get<double>(), 20e6);
 }
+
+// --check-invariants on a packet-level replay with ECN marks and CNPs: the books balance
+// every 10 us while collectives run, and the checks end with the workload.
+TEST(ReplayCli, CheckInvariantsHoldThroughTheBundledWorkload)
+{
+    ettest::ScratchDir dir;
+    const std::string summary = dir.File("summary.json");
+    const std::string root = MLFABRIC_SOURCE_DIR;
+    const ProgramRun run = Replay("--workload=" + root + "/traces/gpt-16npu/gpt --fabric=" + root +
+                                  "/fabrics/two-dim-4x4.yaml --cc=dcqcn --check-invariants "
+                                  "--summary=" +
+                                  summary);
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
+    std::ifstream in(summary);
+    const auto json = nlohmann::json::parse(in);
+    EXPECT_TRUE(json["invariants"]["violations"].empty()) << json["invariants"];
+    EXPECT_GT(json["network_stats"]["ecn_marks"].get<uint64_t>(), 0u);
+    const double simulatedUs = json["simulated_ns"].get<double>() / 1e3;
+    EXPECT_NEAR(json["invariants"]["checks"].get<double>(), simulatedUs / 10, 2);
+}
