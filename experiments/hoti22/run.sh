@@ -12,14 +12,18 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 OUT="${1:-$ROOT/results/hoti22}"
 JOBS="${MLFABRIC_JOBS:-$(nproc)}"
 "$HERE/generate.sh"
-for n in 64 128; do
-  "$ROOT/mlfabric" compare "$HERE/hoti22-$n.yaml" --backend=analytical-aware \
-    --results="$OUT/analytical-$n" -j "$JOBS" || true  # Clos has no analytical form
-  "$ROOT/mlfabric" compare "$HERE/hoti22-$n.yaml" --results="$OUT/packet-$n" -j "$JOBS"
+STUDIES=(hoti22-64 hoti22-switch-128 hoti22-clos-128)
+# The analytical models know single switches, not the Clos.
+for s in hoti22-64 hoti22-switch-128; do
+  "$ROOT/mlfabric" compare "$HERE/$s.yaml" --backend=analytical-aware \
+    --results="$OUT/analytical/$s" -j "$JOBS"
+done
+for s in "${STUDIES[@]}"; do
+  "$ROOT/mlfabric" compare "$HERE/$s.yaml" --results="$OUT/packet/$s" -j "$JOBS"
 done
 echo "## Analytical (congestion-aware) pre-screen"
-/usr/bin/python3 "$HERE/tables.py" "$OUT/analytical-64" "$OUT/analytical-128"
+/usr/bin/python3 "$HERE/tables.py" "$OUT/analytical/hoti22-64" "$OUT/analytical/hoti22-switch-128"
 echo "## Packet level"
-/usr/bin/python3 "$HERE/tables.py" "$OUT/packet-64" "$OUT/packet-128" \
+/usr/bin/python3 "$HERE/tables.py" "${STUDIES[@]/#/$OUT/packet/}" \
   --figure="$OUT/iteration-vs-pfc.png"
 echo "figure: $OUT/iteration-vs-pfc.png"
