@@ -120,6 +120,24 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
 }
 
 void
+RdmaNetworkBackend::Schedule(Time delay, std::function<void()> fn)
+{
+    ++m_scheduled;
+    Simulator::Schedule(delay,
+                        [this, fn = std::move(fn)]()
+                        {
+                            --m_scheduled;
+                            fn();
+                        });
+}
+
+bool
+RdmaNetworkBackend::IsIdle() const
+{
+    return m_pending.empty() && m_scheduled == 0;
+}
+
+void
 RdmaNetworkBackend::OnSent(uint64_t id)
 {
     auto it = m_pending.find(id);

@@ -48,8 +48,17 @@ class RdmaNetworkBackend : public NetworkBackend
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
 
+    /** Run \p fn after \p delay, counted among the work the workload waits on. */
+    void Schedule(Time delay, std::function<void()> fn) override;
+
     /** \return messages sent and not yet both left and arrived */
     uint64_t GetPendingCount() const;
+
+    /**
+     * \return true when no message is in flight and no work scheduled through the
+     *         backend is pending: nothing the workload waits on can happen any more
+     */
+    bool IsIdle() const;
 
   private:
     /** A message in flight and whom to tell about it. */
@@ -76,6 +85,7 @@ class RdmaNetworkBackend : public NetworkBackend
     std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
     std::unordered_map<uint64_t, Pending> m_pending; //!< RDMA tag -> message
     uint64_t m_nextId{0};
+    uint64_t m_scheduled{0}; //!< Schedule calls whose work has not run yet
 
     bool m_qpPerMessage{false};
     uint8_t m_priority{3};

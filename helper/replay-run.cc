@@ -8,6 +8,7 @@
 #include "queue-monitor.h"
 #include "replay-job-placement.h"
 #include "replay-progress.h"
+#include "replay-stuck-watch.h"
 #include "run-guard.h"
 
 #include "ns3/boolean.h"
@@ -471,6 +472,13 @@ RunReplay(const ReplayRunConfig& config)
         }
         return true;
     };
+    // The network's periodic events would keep ranks that only wait running for ever.
+    std::unique_ptr<ReplayStuckWatch> stuckWatch;
+    if (Ptr<RdmaNetworkBackend> rdma = DynamicCast<RdmaNetworkBackend>(net.backend))
+    {
+        stuckWatch = std::make_unique<ReplayStuckWatch>(rdma, allFinished, config.stallTimeout);
+        stuckWatch->Start();
+    }
     std::unique_ptr<InvariantChecker> checker;
     if (net.roce && config.invariantPeriod.IsStrictlyPositive())
     {

@@ -221,6 +221,21 @@ TEST(ReplayCli, BadRunsExitWithStatusTwo)
     EXPECT_NE(stuck.output.find("stuck: 1 receive(s) of rank 0 -> rank 3 tag 1 wait for a send"),
               std::string::npos)
         << stuck.output;
+
+    // At packet level the network's periodic checks never run out of events: the run ends
+    // one stall timeout after the ranks were left only waiting, with the same report.
+    const std::string summary = dir.File("stuck.json");
+    const ProgramRun packet =
+        Replay(workload + " --fabric=" + kRing4 + " --stall-timeout=5ms --summary=" + summary);
+    EXPECT_EQ(packet.status, 2) << packet.output;
+    EXPECT_NE(packet.output.find("stuck: 1 receive(s) of rank 0 -> rank 3 tag 1 wait for a send"),
+              std::string::npos)
+        << packet.output;
+    std::ifstream in(summary);
+    const auto json = nlohmann::json::parse(in);
+    EXPECT_FALSE(json["completed"].get<bool>());
+    EXPECT_GE(json["simulated_ns"].get<double>(), 5e6);
+    EXPECT_LT(json["simulated_ns"].get<double>(), 8e6);
 }
 
 TEST(ReplayCli, AStalledNetworkEndsTheRunWithItsReport)
