@@ -42,14 +42,25 @@ MegaEventsPerSecond(const IncastResult& r)
     return r.wallSeconds > 0 ? r.events / r.wallSeconds / 1e6 : 0.0;
 }
 
+/** \return "100 Gb/s links", or the fabric file whose links are used instead */
+std::string
+DescribeLinks(const IncastConfig& config)
+{
+    if (!config.fabricPath.empty())
+    {
+        return "links of " + config.fabricPath;
+    }
+    return std::to_string(static_cast<uint64_t>(config.rateBps / 1e9)) + " Gb/s links";
+}
+
 /** Print what the incast is and how congestion is controlled. */
 void
 PrintHeading(const IncastConfig& config, const IncastResult& r)
 {
-    std::printf("incast: %u senders x %llu B -> 1 receiver, %.0f Gb/s links, PFC %s\n",
+    std::printf("incast: %u senders x %llu B -> 1 receiver, %s, PFC %s\n",
                 config.senders,
                 static_cast<unsigned long long>(config.messageBytes),
-                config.rateBps / 1e9,
+                DescribeLinks(config).c_str(),
                 config.pfc ? "on" : "off");
     std::printf("congestion control: %s%s%s\nECN thresholds: %s\n\n",
                 r.scheme.c_str(),
@@ -62,10 +73,10 @@ PrintHeading(const IncastConfig& config, const IncastResult& r)
 void
 PrintComparison(const IncastConfig& config, const std::vector<IncastResult>& results)
 {
-    std::printf("incast: %u senders x %llu B -> 1 receiver, %.0f Gb/s links, PFC %s%s%s\n",
+    std::printf("incast: %u senders x %llu B -> 1 receiver, %s, PFC %s%s%s\n",
                 config.senders,
                 static_cast<unsigned long long>(config.messageBytes),
-                config.rateBps / 1e9,
+                DescribeLinks(config).c_str(),
                 config.pfc ? "on" : "off",
                 config.cc.preset.empty() ? "" : ", preset ",
                 config.cc.preset.c_str());

@@ -69,6 +69,7 @@ def draw(by_case, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     labels = [f"{w}\n{f}" for f, w in by_case]
     schemes = [s for s in SCHEMES if s != "none"]
@@ -87,6 +88,10 @@ def draw(by_case, path):
     ax.set_xticklabels(labels, fontsize=7)
     ax.set_ylabel("iteration time / PFC only")
     ax.set_yscale("log")
+    ticks = [1, 1.25, 1.5, 2, 3, 4, 6, 8]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{t:g}" for t in ticks])
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.legend(ncol=len(schemes), fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
