@@ -4,8 +4,9 @@
 
 usage: tables.py RESULTS_DIR... [--figure=FILE]
 
-Reads results.json of each folder (written by ./mlfabric compare) and prints, per fabric
-and workload, one row per scheme: iteration time and its change against PFC alone
+Reads results.json of each folder (written by ./mlfabric compare) and prints a summary
+(one row per case: PFC alone and each scheme's change of the iteration time), then, per
+fabric and workload, one row per scheme: iteration time and its change against PFC alone
 (scheme none), exposed communication, collective p99, PFC pauses and paused time, the
 peak switch queue, ECN marks and drops. With --figure, draws the iteration time of every
 scheme relative to PFC alone, one group of bars per case.
@@ -36,6 +37,25 @@ def cases(runs):
 
 def fmt(value, spec):
     return "–" if value is None else spec.format(value)
+
+
+def print_summary(by_case):
+    """One row per case: PFC alone, then each scheme's change of the iteration time."""
+    others = [s for s in SCHEMES if s != "none"]
+    print("| case | PFC only (ms) | PFC pauses | " + " | ".join(others) + " |")
+    print("|---|---:|---:|" + "---:|" * len(others))
+    for (fabric, workload), by_scheme in by_case.items():
+        base = by_scheme.get("none")
+        if base is None:
+            continue
+        cells = []
+        for scheme in others:
+            r = by_scheme.get(scheme)
+            cells.append("–" if r is None else
+                         "{:+.1f} %".format((r["iteration_ms"] / base["iteration_ms"] - 1) * 100))
+        print(f"| {workload} on {fabric} | {base['iteration_ms']:.2f} | "
+              f"{fmt(base['pfc_pause_frames'], '{}')} | " + " | ".join(cells) + " |")
+    print()
 
 
 def print_tables(by_case):
@@ -108,6 +128,7 @@ def main(argv):
     if not dirs:
         sys.exit(__doc__)
     by_case = cases(load(dirs))
+    print_summary(by_case)
     print_tables(by_case)
     if figure:
         draw(by_case, figure)
