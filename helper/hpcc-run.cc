@@ -7,6 +7,7 @@
 #include "hpcc-pfc-recorder.h"
 #include "hpcc-qlen-monitor.h"
 #include "invariant-checker.h"
+#include "network-stats.h"
 #include "replay-progress.h"
 
 #include "ns3/config.h"
@@ -183,24 +184,6 @@ Summarize(HpccRunResult& r, uint32_t bucketPercent)
     r.buckets = SlowdownBySize(std::move(sized), bucketPercent);
 }
 
-/** Add the data plane's counters to the result. */
-void
-CollectCounters(HpccRunResult& r, const RoceNetwork& net)
-{
-    for (uint32_t s : net.GetSwitches())
-    {
-        const auto& c = net.GetSwitch(s)->GetCounters();
-        r.drops += c.drops;
-        r.ecnMarks += c.ecnMarks;
-    }
-    for (uint32_t h : net.GetHosts())
-    {
-        const auto& c = net.GetNic(h)->GetCounters();
-        r.timeouts += c.timeouts;
-        r.retransmittedBytes += c.retransmittedBytes;
-    }
-}
-
 } // namespace
 
 HpccRunResult
@@ -300,9 +283,13 @@ RunHpcc(const HpccRunOptions& o)
     r.qlenPath = OutputPath(o.outDir, config.qlenMonFile);
     std::unique_ptr<HpccQlenMonitor> qlen;
     std::unique_ptr<HpccFlowDriver> driver;
-    auto finishIfDone = [&qlen, &driver]()
+    auto flowsDone = [&driver]()
     {
-        if (driver->GetCompleted() == driver->GetFlows().size() && (!qlen || qlen->IsDone()))
+        return driver->GetCompleted() == driver->GetFlows().size();
+    };
+    auto finishIfDone = [&qlen, &flowsDone]()
+    {
+        if (flowsDone() && (!qlen || qlen->IsDone()))
         {
             Simulator::Stop();
         }
@@ -338,14 +325,8 @@ RunHpcc(const HpccRunOptions& o)
     {
         checker = std::make_unique<InvariantChecker>(net);
         Simulator::Schedule(firstStart,
-                            [&checker, &driver, period = o.invariantPeriod]()
-                            {
-                                checker->StartPeriodic(period,
-                                                       [&driver]() {
-                                                           return driver->GetCompleted() ==
-                                                                  driver->GetFlows().size();
-                                                       });
-                            });
+                            [&checker, &flowsDone, period = o.invariantPeriod]()
+                            { checker->StartPeriodic(period, flowsDone); });
     }
     Simulator::Stop(stop);
     r.setupSeconds = SecondsSince(setupStart);
@@ -360,15 +341,18 @@ RunHpcc(const HpccRunOptions& o)
 
     if (checker)
     {
-        r.invariants = FinishInvariantChecks(
-            *checker, driver->GetCompleted() == driver->GetFlows().size() && !r.interrupted);
+        r.invariants = FinishInvariantChecks(*checker, flowsDone() && !r.interrupted);
     }
     driver->Finish();
     pfc.Write(r.pfcPath);
     r.pfcPauses = pfc.GetPauses();
     r.qlenSamples = qlen->GetSamples();
     r.outcomes = driver->GetOutcomes();
-    CollectCounters(r, net);
+    const NetworkStats stats = CollectNetworkStats(net, nullptr);
+    r.drops = stats.drops;
+    r.ecnMarks = stats.ecnMarks;
+    r.timeouts = stats.timeouts;
+    r.retransmittedBytes = stats.retransmittedBytes;
     Summarize(r, o.bucketPercent);
     qlen.reset();
     driver.reset();

@@ -4,6 +4,8 @@
 // Short runs of HPCC-simulator inputs: fct.txt against the analytical store-and-forward
 // time of a flow alone, qlen.txt blocks, pfc.txt pauses and resumes.
 
+#include "text-lines.h"
+
 #include "helper/hpcc-run.h"
 #include "model/compat/hpcc-output-format.h"
 #include <gtest/gtest.h>
@@ -33,18 +35,6 @@ void
 Write(const std::string& path, const std::string& text)
 {
     std::ofstream(path) << text;
-}
-
-std::vector<std::string>
-Lines(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-    {
-        lines.push_back(line);
-    }
-    return lines;
 }
 
 /**

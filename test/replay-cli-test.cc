@@ -6,6 +6,7 @@
 
 #include "program-run.h"
 #include "replay-test-support.h"
+#include "text-lines.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -27,19 +28,6 @@ ProgramRun
 Replay(const std::string& args)
 {
     return RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) + "/chakra-replay --progress=0 " + args);
-}
-
-/** \return the lines of a text file */
-std::vector<std::string>
-Lines(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-    {
-        lines.push_back(line);
-    }
-    return lines;
 }
 
 /** Expect exit status 2 and a single "error: ..." line containing \p parts. */

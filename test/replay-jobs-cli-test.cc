@@ -7,6 +7,7 @@
 
 #include "program-run.h"
 #include "replay-test-support.h"
+#include "text-lines.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -47,19 +48,6 @@ AllReduce4(const ettest::ScratchDir& dir)
         WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, 1 << 20)});
     }
     return prefix;
-}
-
-/** \return the lines of a text file */
-std::vector<std::string>
-Lines(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-    {
-        lines.push_back(line);
-    }
-    return lines;
 }
 
 } // namespace
