@@ -21,15 +21,14 @@
 //   ./mlfabric run chakra-replay --fabric=fabrics/ring-8.yaml --backend=analytical-aware
 //       --job=/tmp/ar4,npus=0,2,4,6,name=a --job=/tmp/ar4,npus=1,3,5,7,name=b --alone
 
+#include "ns3/cc-options.h"
 #include "ns3/core-module.h"
-
-#include "helper/cc-options.h"
-#include "helper/example-cli.h"
-#include "helper/replay-job-report.h"
-#include "helper/replay-report.h"
-#include "helper/replay-run.h"
-#include "helper/summary.h"
-#include "model/util/input-error.h"
+#include "ns3/example-cli.h"
+#include "ns3/input-error.h"
+#include "ns3/replay-job-report.h"
+#include "ns3/replay-report.h"
+#include "ns3/replay-run.h"
+#include "ns3/summary.h"
 
 #include <atomic>
 #include <csignal>

@@ -5,17 +5,16 @@
 // width and whether its routing can deadlock under PFC; draw it with Graphviz.
 //
 //   ./mlfabric run fabric-info --fabric=fabrics/two-dim-8x4.yaml --summary=out.json
+#include "ns3/channel-dependency-graph.h"
+#include "ns3/example-cli.h"
+#include "ns3/fabric-dot-writer.h"
+#include "ns3/fabric-figures.h"
+#include "ns3/fabric-loader.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/hpcc-topology-writer.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "helper/example-cli.h"
-#include "helper/summary.h"
-#include "model/fabric/channel-dependency-graph.h"
-#include "model/fabric/fabric-dot-writer.h"
-#include "model/fabric/fabric-figures.h"
-#include "model/fabric/fabric-loader.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/fabric/hpcc-topology-writer.h"
-#include "model/util/input-error.h"
+#include "ns3/summary.h"
 
 #include <cstdlib>
 #include <iomanip>

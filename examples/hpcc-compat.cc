@@ -16,11 +16,11 @@
 // SIMULATOR_STOP_TIME (or the run was interrupted), 2 on bad input.
 
 #include "ns3/core-module.h"
+#include "ns3/example-cli.h"
+#include "ns3/hpcc-run.h"
+#include "ns3/input-error.h"
+#include "ns3/summary.h"
 
-#include "helper/example-cli.h"
-#include "helper/hpcc-run.h"
-#include "helper/summary.h"
-#include "model/util/input-error.h"
 #include <sys/resource.h>
 
 #include <atomic>

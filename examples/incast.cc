@@ -11,13 +11,12 @@
 // queues and the simulator's speed; --cc=all runs the incast under every congestion
 // control and prints one row per scheme. --summary=FILE writes the same as JSON.
 
+#include "ns3/cc-options.h"
 #include "ns3/core-module.h"
-
-#include "helper/cc-options.h"
-#include "helper/example-cli.h"
-#include "helper/incast-scenario.h"
-#include "helper/summary.h"
-#include "model/util/input-error.h"
+#include "ns3/example-cli.h"
+#include "ns3/incast-scenario.h"
+#include "ns3/input-error.h"
+#include "ns3/summary.h"
 
 #include <cstdio>
 #include <iostream>

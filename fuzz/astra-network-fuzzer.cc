@@ -9,7 +9,7 @@
 #include "fabric-expect.h"
 #include "fuzz-input.h"
 
-#include "model/fabric/astra-network-reader.h"
+#include "ns3/astra-network-reader.h"
 
 extern "C" int
 LLVMFuzzerInitialize(int*, char***)

@@ -9,7 +9,7 @@
  */
 #include "fuzz-input.h"
 
-#include "model/workload/comm-group-table.h"
+#include "ns3/comm-group-table.h"
 
 #include <string>
 

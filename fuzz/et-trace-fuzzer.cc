@@ -11,7 +11,8 @@
  */
 #include "fuzz-input.h"
 
-#include "model/workload/et-trace.h"
+#include "ns3/et-trace.h"
+
 #include <google/protobuf/stubs/logging.h>
 #include <zlib.h>
 

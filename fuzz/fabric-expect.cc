@@ -5,7 +5,7 @@
 
 #include "fuzz-input.h"
 
-#include "model/fabric/fabric.h"
+#include "ns3/fabric.h"
 
 namespace ns3
 {

@@ -10,7 +10,7 @@
 #include "fabric-expect.h"
 #include "fuzz-input.h"
 
-#include "model/fabric/fabric-loader.h"
+#include "ns3/fabric-loader.h"
 
 extern "C" int
 LLVMFuzzerInitialize(int*, char***)

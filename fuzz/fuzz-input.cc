@@ -3,9 +3,9 @@
  */
 #include "fuzz-input.h"
 
+#include "ns3/input-error.h"
 #include "ns3/nstime.h"
 
-#include "model/util/input-error.h"
 #include <cxxabi.h>
 #include <unistd.h>
 

@@ -8,7 +8,7 @@
  */
 #include "fuzz-input.h"
 
-#include "model/compat/hpcc-config.h"
+#include "ns3/hpcc-config.h"
 
 namespace
 {

@@ -8,7 +8,7 @@
  */
 #include "fuzz-input.h"
 
-#include "model/compat/hpcc-flow-file.h"
+#include "ns3/hpcc-flow-file.h"
 
 namespace
 {

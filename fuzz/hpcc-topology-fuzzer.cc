@@ -9,7 +9,7 @@
 #include "fabric-expect.h"
 #include "fuzz-input.h"
 
-#include "model/fabric/hpcc-topology-reader.h"
+#include "ns3/hpcc-topology-reader.h"
 
 extern "C" int
 LLVMFuzzerInitialize(int*, char***)

@@ -8,7 +8,7 @@
  */
 #include "fuzz-input.h"
 
-#include "model/workload/system-config.h"
+#include "ns3/system-config.h"
 
 #include <string>
 

@@ -3,12 +3,11 @@
  */
 #include "cc-options.h"
 
-#include "example-cli.h"
-
-#include "model/cc/cc-presets.h"
-#include "model/cc/cc-registry.h"
-#include "model/cc/ecn-threshold-map.h"
-#include "model/util/input-error.h"
+#include "ns3/cc-presets.h"
+#include "ns3/cc-registry.h"
+#include "ns3/ecn-threshold-map.h"
+#include "ns3/example-cli.h"
+#include "ns3/input-error.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_CC_OPTIONS_H
 #define MLFABRIC_CC_OPTIONS_H
 
-#include "cc-setup.h"
+#include "ns3/cc-setup.h"
 
 #include <vector>
 

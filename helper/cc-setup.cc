@@ -3,15 +3,13 @@
  */
 #include "cc-setup.h"
 
-#include "roce-network.h"
-
+#include "ns3/cc-presets.h"
+#include "ns3/cc-registry.h"
 #include "ns3/config.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/roce-network.h"
 #include "ns3/type-id.h"
-
-#include "model/cc/cc-presets.h"
-#include "model/cc/cc-registry.h"
-#include "model/util/input-error.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_CC_SETUP_H
 #define MLFABRIC_CC_SETUP_H
 
-#include "model/cc/ecn-threshold-map.h"
+#include "ns3/ecn-threshold-map.h"
 
 #include <cstdint>
 #include <string>

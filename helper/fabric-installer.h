@@ -4,10 +4,9 @@
 #ifndef MLFABRIC_FABRIC_INSTALLER_H
 #define MLFABRIC_FABRIC_INSTALLER_H
 
-#include "roce-network.h"
-
-#include "model/fabric/fabric.h"
-#include "model/fabric/routing-table.h"
+#include "ns3/fabric.h"
+#include "ns3/roce-network.h"
+#include "ns3/routing-table.h"
 
 #include <cstdint>
 #include <vector>

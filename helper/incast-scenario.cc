@@ -3,20 +3,18 @@
  */
 #include "incast-scenario.h"
 
-#include "fabric-installer.h"
-#include "invariant-checker.h"
-#include "queue-monitor.h"
-#include "roce-network.h"
-
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/fabric-installer.h"
+#include "ns3/fabric-loader.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/input-error.h"
+#include "ns3/invariant-checker.h"
 #include "ns3/log.h"
+#include "ns3/queue-monitor.h"
+#include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "model/fabric/fabric-loader.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/util/input-error.h"
 
 #include <chrono>
 #include <map>

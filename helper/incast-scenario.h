@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_INCAST_SCENARIO_H
 #define MLFABRIC_INCAST_SCENARIO_H
 
-#include "cc-setup.h"
-#include "invariant-options.h"
-
+#include "ns3/cc-setup.h"
+#include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>

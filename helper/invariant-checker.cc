@@ -6,9 +6,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/roce-channel.h"
 #include "ns3/simulator.h"
-
-#include "model/link/roce-channel.h"
 
 #include <sstream>
 

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_INVARIANT_CHECKER_H
 #define MLFABRIC_INVARIANT_CHECKER_H
 
-#include "roce-network.h"
-
 #include "ns3/nstime.h"
+#include "ns3/roce-network.h"
 
 #include <functional>
 #include <string>

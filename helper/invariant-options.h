@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_INVARIANT_OPTIONS_H
 #define MLFABRIC_INVARIANT_OPTIONS_H
 
-#include "example-cli.h"
-#include "invariant-checker.h"
-
+#include "ns3/example-cli.h"
+#include "ns3/invariant-checker.h"
 #include "ns3/nstime.h"
 
 #include <nlohmann/json.hpp>

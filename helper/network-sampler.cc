@@ -3,10 +3,9 @@
  */
 #include "network-sampler.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-
-#include "model/util/input-error.h"
 
 #include <algorithm>
 #include <cerrno>

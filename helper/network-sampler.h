@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_NETWORK_SAMPLER_H
 #define MLFABRIC_NETWORK_SAMPLER_H
 
-#include "roce-network.h"
-
 #include "ns3/nstime.h"
+#include "ns3/roce-network.h"
 
 #include <cstdint>
 #include <string>

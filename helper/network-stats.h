@@ -4,10 +4,9 @@
 #ifndef MLFABRIC_NETWORK_STATS_H
 #define MLFABRIC_NETWORK_STATS_H
 
-#include "queue-monitor.h"
-#include "roce-network.h"
-
 #include "ns3/nstime.h"
+#include "ns3/queue-monitor.h"
+#include "ns3/roce-network.h"
 
 #include <nlohmann/json.hpp>
 

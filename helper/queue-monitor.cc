@@ -3,10 +3,9 @@
  */
 #include "queue-monitor.h"
 
-#include "roce-network.h"
-
 #include "ns3/callback.h"
 #include "ns3/log.h"
+#include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>

@@ -4,10 +4,9 @@
 #include "rdma-network-backend.h"
 
 #include "ns3/boolean.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_RDMA_NETWORK_BACKEND_H
 #define MLFABRIC_RDMA_NETWORK_BACKEND_H
 
-#include "roce-network.h"
-
-#include "model/workload/network-backend.h"
+#include "ns3/network-backend.h"
+#include "ns3/roce-network.h"
 
 #include <cstdint>
 #include <map>

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_REPLAY_JOB_PLACEMENT_H
 #define MLFABRIC_REPLAY_JOB_PLACEMENT_H
 
-#include "replay-job-spec.h"
+#include "ns3/replay-job-spec.h"
 
 #include <cstdint>
 #include <vector>

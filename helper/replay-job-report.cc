@@ -3,10 +3,9 @@
  */
 #include "replay-job-report.h"
 
-#include "replay-job-spec.h"
-#include "replay-report-format.h"
-
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
+#include "ns3/replay-job-spec.h"
+#include "ns3/replay-report-format.h"
 
 #include <fstream>
 

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_REPLAY_JOB_REPORT_H
 #define MLFABRIC_REPLAY_JOB_REPORT_H
 
-#include "replay-run.h"
-
 #include "ns3/nstime.h"
+#include "ns3/replay-run.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
  */
 #include "replay-job-spec.h"
 
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
 
 #include <cctype>
 #include <set>

@@ -3,20 +3,18 @@
  */
 #include "replay-network.h"
 
-#include "fabric-installer.h"
-#include "rdma-network-backend.h"
-
+#include "ns3/analytical-fabric-dimensions.h"
 #include "ns3/boolean.h"
+#include "ns3/congestion-aware-backend.h"
+#include "ns3/congestion-unaware-backend.h"
+#include "ns3/fabric-installer.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 #include "ns3/node-list.h"
+#include "ns3/rdma-network-backend.h"
 #include "ns3/uinteger.h"
-
-#include "model/analytical/analytical-fabric-dimensions.h"
-#include "model/analytical/congestion-aware-backend.h"
-#include "model/analytical/congestion-unaware-backend.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/util/input-error.h"
 
 #include <sstream>
 
@@ -49,12 +47,12 @@ ToString(ReplayBackendKind kind)
 {
     switch (kind)
     {
-        case ReplayBackendKind::Analytical:
-            return "analytical";
-        case ReplayBackendKind::AnalyticalAware:
-            return "analytical-aware";
-        case ReplayBackendKind::Packet:
-            break;
+    case ReplayBackendKind::Analytical:
+        return "analytical";
+    case ReplayBackendKind::AnalyticalAware:
+        return "analytical-aware";
+    case ReplayBackendKind::Packet:
+        break;
     }
     return "packet";
 }

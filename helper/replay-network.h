@@ -4,15 +4,13 @@
 #ifndef MLFABRIC_REPLAY_NETWORK_H
 #define MLFABRIC_REPLAY_NETWORK_H
 
-#include "cc-setup.h"
-#include "roce-network.h"
-
+#include "ns3/analytical-topology.h"
+#include "ns3/cc-setup.h"
+#include "ns3/fabric-loader.h"
+#include "ns3/network-backend.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
-
-#include "model/analytical/analytical-topology.h"
-#include "model/fabric/fabric-loader.h"
-#include "model/workload/network-backend.h"
+#include "ns3/roce-network.h"
 
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
  */
 #include "replay-report-format.h"
 
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
 
 namespace ns3
 {

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_REPLAY_REPORT_FORMAT_H
 #define MLFABRIC_REPLAY_REPORT_FORMAT_H
 
-#include "replay-run.h"
-
 #include "ns3/nstime.h"
+#include "ns3/replay-run.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,11 +3,9 @@
  */
 #include "replay-report.h"
 
-#include "replay-report-format.h"
-
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/replay-report-format.h"
 
 #include <fstream>
 

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_REPLAY_REPORT_H
 #define MLFABRIC_REPLAY_REPORT_H
 
-#include "replay-run.h"
+#include "ns3/replay-run.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,17 +4,15 @@
 #ifndef MLFABRIC_REPLAY_RUN_H
 #define MLFABRIC_REPLAY_RUN_H
 
-#include "invariant-options.h"
-#include "network-stats.h"
-#include "replay-job-spec.h"
-#include "replay-network.h"
-
+#include "ns3/collective-type.h"
+#include "ns3/invariant-options.h"
+#include "ns3/network-stats.h"
 #include "ns3/nstime.h"
-
-#include "model/workload/collective-type.h"
-#include "model/workload/replay/replay-rank-stats.h"
-#include "model/workload/replay/replay-trace-check.h"
-#include "model/workload/system-config.h"
+#include "ns3/replay-job-spec.h"
+#include "ns3/replay-network.h"
+#include "ns3/replay-rank-stats.h"
+#include "ns3/replay-trace-check.h"
+#include "ns3/system-config.h"
 
 #include <atomic>
 #include <cstdint>

@@ -4,10 +4,9 @@
 #ifndef MLFABRIC_REPLAY_STUCK_WATCH_H
 #define MLFABRIC_REPLAY_STUCK_WATCH_H
 
-#include "rdma-network-backend.h"
-
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-network-backend.h"
 
 #include <functional>
 

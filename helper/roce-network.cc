@@ -8,11 +8,10 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-wire.h"
 #include "ns3/uinteger.h"
-
-#include "model/link/roce-channel.h"
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
 
 #include <deque>
 #include <limits>

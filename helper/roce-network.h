@@ -6,9 +6,8 @@
 
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
-
-#include "model/rdma/rdma-nic.h"
-#include "model/switch/roce-switch.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/roce-switch.h"
 
 #include <cstdint>
 #include <vector>

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_RUN_GUARD_H
 #define MLFABRIC_RUN_GUARD_H
 
-#include "roce-network.h"
-
 #include "ns3/nstime.h"
+#include "ns3/roce-network.h"
 
 #include <cstdint>
 #include <string>

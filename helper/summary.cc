@@ -3,9 +3,8 @@
  */
 #include "summary.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 #include <cerrno>
 #include <cstring>

@@ -3,9 +3,9 @@
  */
 // The congestion-aware analytical backend against ASTRA-sim's own unit-test delays
 // (astra-network-analytical test/test_congestion_aware: 1 MiB, 16 NPUs, 50 GB/s, 500 ns).
+#include "ns3/congestion-aware-backend.h"
 #include "ns3/simulator.h"
 
-#include "model/analytical/congestion-aware-backend.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -2,11 +2,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // ASTRA-sim network YAML reading and the analytical network's addressing and routes.
-#include "model/analytical/analytical-fabric-dimensions.h"
-#include "model/analytical/analytical-router.h"
-#include "model/analytical/analytical-topology.h"
-#include "model/fabric/astra-network-reader.h"
-#include "model/util/input-error.h"
+#include "ns3/analytical-fabric-dimensions.h"
+#include "ns3/analytical-router.h"
+#include "ns3/analytical-topology.h"
+#include "ns3/astra-network-reader.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 #include <string>

@@ -3,10 +3,10 @@
  */
 // The congestion-unaware analytical backend against ASTRA-sim's own unit-test delays
 // (astra-network-analytical test/test_congestion_unaware: 1 MiB, 16 NPUs, 50 GB/s, 500 ns).
+#include "ns3/congestion-unaware-backend.h"
+#include "ns3/input-error.h"
 #include "ns3/simulator.h"
 
-#include "model/analytical/congestion-unaware-backend.h"
-#include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

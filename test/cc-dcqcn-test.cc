@@ -5,11 +5,11 @@
 #include "cc-fake-qp.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cc-dcqcn-hpccns3.h"
+#include "ns3/cc-dcqcn.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
 
-#include "model/cc/cc-dcqcn-hpccns3.h"
-#include "model/cc/cc-dcqcn.h"
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -4,10 +4,10 @@
 // DCTCP for RoCE: alpha after given marked fractions, one cut per window, AI.
 #include "cc-fake-qp.h"
 
+#include "ns3/cc-dctcp.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
 
-#include "model/cc/cc-dctcp.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -3,9 +3,9 @@
  */
 // ECN threshold maps per link rate: peer defaults, lookup, text form, errors.
 #include "ns3/core-module.h"
+#include "ns3/ecn-threshold-map.h"
+#include "ns3/input-error.h"
 
-#include "model/cc/ecn-threshold-map.h"
-#include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

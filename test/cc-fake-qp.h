@@ -5,7 +5,7 @@
 #ifndef MLFABRIC_TEST_CC_FAKE_QP_H
 #define MLFABRIC_TEST_CC_FAKE_QP_H
 
-#include "model/cc/congestion-ops.h"
+#include "ns3/congestion-ops.h"
 
 #include <algorithm>
 

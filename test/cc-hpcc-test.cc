@@ -5,10 +5,10 @@
 #include "cc-fake-qp.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cc-hpcc.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
 
-#include "model/cc/cc-hpcc.h"
 #include <gtest/gtest.h>
 
 #include <array>

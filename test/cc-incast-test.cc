@@ -7,11 +7,11 @@
 
 #include "program-run.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/config.h"
+#include "ns3/incast-scenario.h"
 #include "ns3/simulator.h"
 
-#include "helper/incast-scenario.h"
-#include "model/cc/cc-registry.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

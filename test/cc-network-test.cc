@@ -4,17 +4,17 @@
 // Congestion control at network level: two long flows share one bottleneck fairly and
 // keep it busy, under every scheme; the setup helper installs what it is asked to.
 
+#include "ns3/cc-registry.h"
+#include "ns3/cc-setup.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/input-error.h"
+#include "ns3/roce-network.h"
+#include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/cc-setup.h"
-#include "helper/roce-network.h"
-#include "model/cc/cc-registry.h"
-#include "model/link/roce-wire.h"
-#include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
 #include <iostream>

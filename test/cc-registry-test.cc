@@ -5,12 +5,12 @@
 #include "cc-fake-qp.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cc-presets.h"
+#include "ns3/cc-registry.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
+#include "ns3/input-error.h"
 
-#include "model/cc/cc-presets.h"
-#include "model/cc/cc-registry.h"
-#include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -4,9 +4,9 @@
 // Swift: target delay with hop and flow scaling, and its increase/decrease decisions.
 #include "cc-fake-qp.h"
 
+#include "ns3/cc-swift.h"
 #include "ns3/core-module.h"
 
-#include "model/cc/cc-swift.h"
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -4,10 +4,10 @@
 // TIMELY's decisions for rising and falling RTT and at T_low and T_high.
 #include "cc-fake-qp.h"
 
+#include "ns3/cc-timely.h"
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
 
-#include "model/cc/cc-timely.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -154,6 +154,6 @@ TEST(TimelySegments, UpdatesOncePerSegment)
     cc->OnAck(qp.Deliver(10000, MicroSeconds(120))); // 20000 acked: < 10000 + 16384
     EXPECT_EQ(qp.rate, 100e9);
     cc->OnAck(qp.Deliver(10000, MicroSeconds(120))); // 30000: a segment since the sample
-    EXPECT_EQ(qp.rate, 30e9); // rtt_diff 17.5 us: 100 G (1 - 0.8 x 0.875)
+    EXPECT_EQ(qp.rate, 30e9);                        // rtt_diff 17.5 us: 100 G (1 - 0.8 x 0.875)
     Simulator::Destroy();
 }

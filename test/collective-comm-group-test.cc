@@ -3,8 +3,9 @@
  */
 // Communicator groups: ASTRA-sim's --comm-group-configuration JSON, process-group
 // METADATA values from PyTorch traces, pg_name lookup and their errors.
-#include "model/util/input-error.h"
-#include "model/workload/comm-group-table.h"
+#include "ns3/comm-group-table.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -5,13 +5,13 @@
 // single COMM_COLL node is read with the ET reader, planned with Ring_4chunks.json on
 // Ring_<N>npus.yml, and run on both analytical networks. Completion on every rank,
 // conservation of bytes and the closed-form time of the ring are checked.
+#include "ns3/collective-planner.h"
+#include "ns3/collective-runner.h"
+#include "ns3/congestion-aware-backend.h"
+#include "ns3/congestion-unaware-backend.h"
+#include "ns3/et-reader.h"
 #include "ns3/simulator.h"
 
-#include "model/analytical/congestion-aware-backend.h"
-#include "model/analytical/congestion-unaware-backend.h"
-#include "model/workload/collective-planner.h"
-#include "model/workload/collective-runner.h"
-#include "model/workload/et-reader.h"
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -96,22 +96,22 @@ TEST_P(Microbenchmark, CompletesEverywhereInRingTime)
     const uint64_t chunk = plan.chunkBytes;
     switch (plan.type)
     {
-        case CollectiveType::AllReduce:
-            perChunk = RingPhaseNs(config, 2 * (n - 1), chunk / n, n - 1);
-            bytesPerRank = 2 * (n - 1) * (chunk / n);
-            break;
-        case CollectiveType::ReduceScatter:
-            perChunk = RingPhaseNs(config, n - 1, chunk / n, n - 1);
-            bytesPerRank = (n - 1) * (chunk / n);
-            break;
-        case CollectiveType::AllGather:
-            perChunk = RingPhaseNs(config, n - 1, chunk, 0);
-            bytesPerRank = (n - 1) * chunk;
-            break;
-        default:
-            perChunk = RingPhaseNs(config, n * (n - 1) / 2, chunk / n, 0);
-            bytesPerRank = n * (n - 1) / 2 * (chunk / n);
-            break;
+    case CollectiveType::AllReduce:
+        perChunk = RingPhaseNs(config, 2 * (n - 1), chunk / n, n - 1);
+        bytesPerRank = 2 * (n - 1) * (chunk / n);
+        break;
+    case CollectiveType::ReduceScatter:
+        perChunk = RingPhaseNs(config, n - 1, chunk / n, n - 1);
+        bytesPerRank = (n - 1) * (chunk / n);
+        break;
+    case CollectiveType::AllGather:
+        perChunk = RingPhaseNs(config, n - 1, chunk, 0);
+        bytesPerRank = (n - 1) * chunk;
+        break;
+    default:
+        perChunk = RingPhaseNs(config, n * (n - 1) / 2, chunk / n, 0);
+        bytesPerRank = n * (n - 1) / 2 * (chunk / n);
+        break;
     }
 
     for (bool aware : {false, true})

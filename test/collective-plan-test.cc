@@ -3,8 +3,9 @@
  */
 // ASTRA-sim's decomposition of collectives: chunking, phases per dimension, sizes,
 // localBWAware and baseline all-reduce, groups, and the configurations it cannot run.
-#include "model/util/input-error.h"
-#include "model/workload/collective-planner.h"
+#include "ns3/collective-planner.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -4,13 +4,13 @@
 // Collective schedules executed on the analytical networks: closed-form completion
 // times of every algorithm, chunk pipelining and queues, scheduling policies, and
 // conservation of bytes.
+#include "ns3/collective-double-binary-tree.h"
+#include "ns3/collective-planner.h"
+#include "ns3/collective-runner.h"
+#include "ns3/congestion-aware-backend.h"
+#include "ns3/congestion-unaware-backend.h"
 #include "ns3/simulator.h"
 
-#include "model/analytical/congestion-aware-backend.h"
-#include "model/analytical/congestion-unaware-backend.h"
-#include "model/workload/collective-double-binary-tree.h"
-#include "model/workload/collective-planner.h"
-#include "model/workload/collective-runner.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>

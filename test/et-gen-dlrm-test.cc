@@ -5,7 +5,8 @@
 // all-reduce per layer of (in·out + out)·p bytes per iteration.
 #include "et-gen-test-support.h"
 
-#include "model/workload/gen/dlrm-generator.h"
+#include "ns3/dlrm-generator.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -6,7 +6,8 @@
 // involved dimensions, and the errors.
 #include "et-gen-test-support.h"
 
-#include "model/workload/gen/microbench-generator.h"
+#include "ns3/microbench-generator.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

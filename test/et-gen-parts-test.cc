@@ -5,13 +5,14 @@
 // gradient buckets, compute timing, group ids, option parsing, the ResNet-50 layers.
 #include "et-test-support.h"
 
-#include "model/workload/gen/device-model.h"
-#include "model/workload/gen/gen-comm-groups.h"
-#include "model/workload/gen/gen-names.h"
-#include "model/workload/gen/gradient-buckets.h"
-#include "model/workload/gen/one-f-one-b.h"
-#include "model/workload/gen/parallel-layout.h"
-#include "model/workload/gen/resnet50-layers.h"
+#include "ns3/device-model.h"
+#include "ns3/gen-comm-groups.h"
+#include "ns3/gen-names.h"
+#include "ns3/gradient-buckets.h"
+#include "ns3/one-f-one-b.h"
+#include "ns3/parallel-layout.h"
+#include "ns3/resnet50-layers.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

@@ -5,8 +5,9 @@
 // 102,011,648 bytes per iteration, compute from convolution FLOPs, layer order.
 #include "et-gen-test-support.h"
 
-#include "model/workload/gen/resnet50-generator.h"
-#include "model/workload/gen/resnet50-layers.h"
+#include "ns3/resnet50-generator.h"
+#include "ns3/resnet50-layers.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -8,11 +8,12 @@
 
 #include "et-test-support.h"
 
-#include "model/workload/et-info-checks.h"
-#include "model/workload/et-info-dry-run.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/et-trace.h"
-#include "model/workload/gen/gen-workload.h"
+#include "ns3/et-info-checks.h"
+#include "ns3/et-info-dry-run.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/et-trace.h"
+#include "ns3/gen-workload.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -5,8 +5,9 @@
 // one-line error for every kind of bad input.
 #include "et-test-support.h"
 
-#include "model/workload/et-rank-files.h"
-#include "model/workload/gen/gen-workload.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/gen-workload.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>

@@ -6,8 +6,9 @@
 // the 1F1B order, rank placement, and traces that load, match and run to completion.
 #include "et-gen-test-support.h"
 
-#include "model/workload/gen/one-f-one-b.h"
-#include "model/workload/gen/transformer-generator.h"
+#include "ns3/one-f-one-b.h"
+#include "ns3/transformer-generator.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -6,12 +6,13 @@
 // the comm-group file reader, JSON lines, and the program's output and exit status.
 #include "et-test-support.h"
 
-#include "model/workload/et-info-checks.h"
-#include "model/workload/et-info-dry-run.h"
-#include "model/workload/et-info-json.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/et-writer.h"
-#include "model/workload/gen/gen-workload.h"
+#include "ns3/et-info-checks.h"
+#include "ns3/et-info-dry-run.h"
+#include "ns3/et-info-json.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/et-writer.h"
+#include "ns3/gen-workload.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>

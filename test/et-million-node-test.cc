@@ -5,9 +5,10 @@
 // dependency order, in seconds and without holding protobuf messages.
 #include "et-test-support.h"
 
-#include "model/workload/et-reader.h"
-#include "model/workload/et-trace.h"
-#include "model/workload/et-writer.h"
+#include "ns3/et-reader.h"
+#include "ns3/et-trace.h"
+#include "ns3/et-writer.h"
+
 #include <gtest/gtest.h>
 
 #include <array>

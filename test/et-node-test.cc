@@ -3,10 +3,11 @@
  */
 // The pieces under the Chakra reader: the compact id list, the string pool and the
 // attribute conversions at the edges of their ranges.
-#include "model/workload/et-attribute.h"
-#include "model/workload/et-id-list.h"
-#include "model/workload/et-node.h"
-#include "model/workload/et-string-pool.h"
+#include "ns3/et-attribute.h"
+#include "ns3/et-id-list.h"
+#include "ns3/et-node.h"
+#include "ns3/et-string-pool.h"
+
 #include <gtest/gtest.h>
 
 #include <limits>

@@ -5,11 +5,12 @@
 // framing edge cases, gzip, and each kind of malformed input.
 #include "et-test-support.h"
 
-#include "model/workload/et-node-codec.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/et-reader.h"
-#include "model/workload/et-trace.h"
-#include "model/workload/et-writer.h"
+#include "ns3/et-node-codec.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/et-reader.h"
+#include "ns3/et-trace.h"
+#include "ns3/et-writer.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -5,7 +5,8 @@
 #ifndef MLFABRIC_ET_TEST_SUPPORT_H
 #define MLFABRIC_ET_TEST_SUPPORT_H
 
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -5,11 +5,12 @@
 // compatibility with ASTRA-sim's files, attribute kinds chosen for other readers.
 #include "et-test-support.h"
 
-#include "model/workload/et-node-codec.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/et-reader.h"
-#include "model/workload/et-trace.h"
-#include "model/workload/et-writer.h"
+#include "ns3/et-node-codec.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/et-reader.h"
+#include "ns3/et-trace.h"
+#include "ns3/et-writer.h"
+
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 

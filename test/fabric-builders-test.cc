@@ -3,17 +3,18 @@
  */
 // Node, switch and link counts, hop distances and bisection of every builder, against
 // closed forms.
-#include "model/fabric/bisection.h"
-#include "model/fabric/clos-builder.h"
-#include "model/fabric/fabric-check.h"
-#include "model/fabric/fat-tree-builder.h"
-#include "model/fabric/link-defaults.h"
-#include "model/fabric/mixed-radix.h"
-#include "model/fabric/multi-dim-builder.h"
-#include "model/fabric/rail-builder.h"
-#include "model/fabric/shortest-path-routing.h"
-#include "model/fabric/torus-builder.h"
-#include "model/util/input-error.h"
+#include "ns3/bisection.h"
+#include "ns3/clos-builder.h"
+#include "ns3/fabric-check.h"
+#include "ns3/fat-tree-builder.h"
+#include "ns3/input-error.h"
+#include "ns3/link-defaults.h"
+#include "ns3/mixed-radix.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/rail-builder.h"
+#include "ns3/shortest-path-routing.h"
+#include "ns3/torus-builder.h"
+
 #include <boost/graph/breadth_first_search.hpp>
 #include <gtest/gtest.h>
 
@@ -85,16 +86,16 @@ ExpectMultiDimCounts(const std::vector<DimensionSpec>& dims)
         const uint64_t groups = npus / d.npus;
         switch (d.topology)
         {
-            case DimensionTopology::Ring:
-                links += groups * (d.npus == 2 ? 1 : d.npus);
-                break;
-            case DimensionTopology::FullyConnected:
-                links += groups * d.npus * (d.npus - 1) / 2;
-                break;
-            case DimensionTopology::Switch:
-                links += npus;
-                switches += groups;
-                break;
+        case DimensionTopology::Ring:
+            links += groups * (d.npus == 2 ? 1 : d.npus);
+            break;
+        case DimensionTopology::FullyConnected:
+            links += groups * d.npus * (d.npus - 1) / 2;
+            break;
+        case DimensionTopology::Switch:
+            links += npus;
+            switches += groups;
+            break;
         }
     }
     const Fabric fabric = BuildMultiDim("m", dims);

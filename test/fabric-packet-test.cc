@@ -4,12 +4,12 @@
 // Fabric descriptions at packet level, driven through the workload-network seam.
 
 #include "ns3/config.h"
+#include "ns3/fabric-installer.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/rdma-network-backend.h"
 #include "ns3/simulator.h"
 
-#include "helper/fabric-installer.h"
-#include "helper/rdma-network-backend.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/fabric/multi-dim-builder.h"
 #include <gtest/gtest.h>
 
 #include <map>

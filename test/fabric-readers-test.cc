@@ -3,13 +3,14 @@
  */
 // Fabric files: ASTRA-sim network YAML, HPCC topology files (import and export),
 // mlfabric's own YAML and the shipped fabrics; every bad input names file, line and key.
-#include "model/fabric/astra-network-reader.h"
-#include "model/fabric/fabric-loader.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/fabric/fabric-yaml-reader.h"
-#include "model/fabric/hpcc-topology-reader.h"
-#include "model/fabric/hpcc-topology-writer.h"
-#include "model/util/input-error.h"
+#include "ns3/astra-network-reader.h"
+#include "ns3/fabric-loader.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/fabric-yaml-reader.h"
+#include "ns3/hpcc-topology-reader.h"
+#include "ns3/hpcc-topology-writer.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -3,16 +3,17 @@
  */
 // Routing on the fabric graph: reachability, route lengths, complete ECMP sets,
 // dimension-order routing and the channel dependency check.
-#include "model/fabric/channel-dependency-graph.h"
-#include "model/fabric/clos-builder.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/fabric/fat-tree-builder.h"
-#include "model/fabric/link-defaults.h"
-#include "model/fabric/mixed-radix.h"
-#include "model/fabric/multi-dim-builder.h"
-#include "model/fabric/rail-builder.h"
-#include "model/fabric/torus-builder.h"
-#include "model/util/input-error.h"
+#include "ns3/channel-dependency-graph.h"
+#include "ns3/clos-builder.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/fat-tree-builder.h"
+#include "ns3/input-error.h"
+#include "ns3/link-defaults.h"
+#include "ns3/mixed-radix.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/rail-builder.h"
+#include "ns3/torus-builder.h"
+
 #include <boost/graph/breadth_first_search.hpp>
 #include <gtest/gtest.h>
 

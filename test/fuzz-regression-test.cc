@@ -4,15 +4,16 @@
 // Inputs that once crashed a reader, ran it out of memory or time, or were read as
 // something else than written (fuzz/ and doc/reliability.md). Each must now end in one
 // InputError, in one line, naming the file and what is wrong.
-#include "model/compat/hpcc-config.h"
-#include "model/compat/hpcc-flow-file.h"
-#include "model/fabric/astra-network-reader.h"
-#include "model/fabric/fabric-loader.h"
-#include "model/fabric/hpcc-topology-reader.h"
-#include "model/util/input-error.h"
-#include "model/workload/comm-group-table.h"
-#include "model/workload/et-trace.h"
-#include "model/workload/system-config.h"
+#include "ns3/astra-network-reader.h"
+#include "ns3/comm-group-table.h"
+#include "ns3/et-trace.h"
+#include "ns3/fabric-loader.h"
+#include "ns3/hpcc-config.h"
+#include "ns3/hpcc-flow-file.h"
+#include "ns3/hpcc-topology-reader.h"
+#include "ns3/input-error.h"
+#include "ns3/system-config.h"
+
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 

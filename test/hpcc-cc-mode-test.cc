@@ -5,12 +5,12 @@
 // scheme; the settings a run does not model.
 
 #include "ns3/attribute.h"
+#include "ns3/hpcc-cc-mode.h"
+#include "ns3/hpcc-unmodelled.h"
+#include "ns3/input-error.h"
 #include "ns3/nstime.h"
 #include "ns3/type-id.h"
 
-#include "model/compat/hpcc-cc-mode.h"
-#include "model/compat/hpcc-unmodelled.h"
-#include "model/util/input-error.h"
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -4,8 +4,9 @@
 // The HPCC simulator's config.txt: every key of the shipped configurations, warnings
 // for unknown and repeated keys, and errors that name the file, line and key.
 
-#include "model/compat/hpcc-config.h"
-#include "model/util/input-error.h"
+#include "ns3/hpcc-config.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -4,9 +4,10 @@
 // The HPCC simulator's flow files: the count line, the six columns, what follows the
 // announced flows, and errors that name the file and line.
 
-#include "model/compat/hpcc-flow-file.h"
-#include "model/fabric/hpcc-topology-reader.h"
-#include "model/util/input-error.h"
+#include "ns3/hpcc-flow-file.h"
+#include "ns3/hpcc-topology-reader.h"
+#include "ns3/input-error.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -4,10 +4,11 @@
 // The HPCC simulator's output lines, its standalone FCT and slowdown statistics, and the
 // per-pair base RTT and BDP on the shipped topologies.
 
-#include "model/compat/hpcc-output-format.h"
-#include "model/compat/hpcc-routes.h"
-#include "model/compat/hpcc-slowdown.h"
-#include "model/fabric/hpcc-topology-reader.h"
+#include "ns3/hpcc-output-format.h"
+#include "ns3/hpcc-routes.h"
+#include "ns3/hpcc-slowdown.h"
+#include "ns3/hpcc-topology-reader.h"
+
 #include <gtest/gtest.h>
 
 #include <string>

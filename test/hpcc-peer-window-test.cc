@@ -7,10 +7,10 @@
 #include "cc-fake-qp.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cc-peer-window.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
-#include "model/compat/cc-peer-window.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -6,8 +6,9 @@
 
 #include "text-lines.h"
 
-#include "helper/hpcc-run.h"
-#include "model/compat/hpcc-output-format.h"
+#include "ns3/hpcc-output-format.h"
+#include "ns3/hpcc-run.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>

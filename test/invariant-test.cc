@@ -7,17 +7,17 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-installer.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/invariant-checker.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/pfc-header.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-network.h"
+#include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/fabric-installer.h"
-#include "helper/invariant-checker.h"
-#include "helper/roce-network.h"
-#include "model/fabric/fabric-routing.h"
-#include "model/fabric/multi-dim-builder.h"
-#include "model/link/pfc-header.h"
-#include "model/link/roce-channel.h"
-#include "model/link/roce-wire.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -4,11 +4,11 @@
 // Time series of switch queues and pauses.
 
 #include "ns3/config.h"
+#include "ns3/network-sampler.h"
+#include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/network-sampler.h"
-#include "helper/roce-network.h"
 #include <gtest/gtest.h>
 
 #include <fstream>

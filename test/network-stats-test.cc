@@ -4,12 +4,12 @@
 // Network-wide figures agree with the counters they sum.
 
 #include "ns3/config.h"
+#include "ns3/network-stats.h"
+#include "ns3/queue-monitor.h"
+#include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/network-stats.h"
-#include "helper/queue-monitor.h"
-#include "helper/roce-network.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

@@ -6,13 +6,13 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
+#include "ns3/pfc-header.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-port.h"
+#include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "model/link/pfc-header.h"
-#include "model/link/roce-channel.h"
-#include "model/link/roce-port.h"
-#include "model/link/roce-wire.h"
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -7,12 +7,12 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-network.h"
+#include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/roce-network.h"
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -6,14 +6,14 @@
 
 #include "replay-test-support.h"
 
+#include "ns3/comm-group-table.h"
+#include "ns3/congestion-unaware-backend.h"
+#include "ns3/et-replay-app.h"
 #include "ns3/node-container.h"
+#include "ns3/replay-engine.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "model/analytical/congestion-unaware-backend.h"
-#include "model/workload/comm-group-table.h"
-#include "model/workload/et-replay-app.h"
-#include "model/workload/replay/replay-engine.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

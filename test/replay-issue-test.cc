@@ -4,9 +4,10 @@
 // The per-rank parts of the replay on their own: ASTRA-sim's slot rule, the issue order
 // and the busy-time accounting.
 
-#include "model/workload/replay/replay-activity.h"
-#include "model/workload/replay/replay-issue-queue.h"
-#include "model/workload/replay/replay-node-action.h"
+#include "ns3/replay-activity.h"
+#include "ns3/replay-issue-queue.h"
+#include "ns3/replay-node-action.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

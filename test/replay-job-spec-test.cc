@@ -5,9 +5,10 @@
 // the one-line error naming the job for every misfit), and the dimensions a job's
 // collectives are decomposed over.
 
-#include "helper/replay-job-placement.h"
-#include "helper/replay-job-spec.h"
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
+#include "ns3/replay-job-placement.h"
+#include "ns3/replay-job-spec.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

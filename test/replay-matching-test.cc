@@ -7,7 +7,8 @@
 
 #include "replay-test-support.h"
 
-#include "model/workload/replay/replay-p2p-matcher.h"
+#include "ns3/replay-p2p-matcher.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

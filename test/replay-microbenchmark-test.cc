@@ -11,8 +11,9 @@
 
 #include "replay-test-support.h"
 
-#include "model/analytical/analytical-topology.h"
-#include "model/workload/system-config.h"
+#include "ns3/analytical-topology.h"
+#include "ns3/system-config.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>

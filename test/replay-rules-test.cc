@@ -8,7 +8,8 @@
 
 #include "replay-test-support.h"
 
-#include "model/analytical/analytical-topology.h"
+#include "ns3/analytical-topology.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

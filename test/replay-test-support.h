@@ -8,9 +8,9 @@
 
 #include "et-test-support.h"
 
-#include "helper/replay-run.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/et-writer.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/et-writer.h"
+#include "ns3/replay-run.h"
 
 #include <cstdint>
 #include <fstream>

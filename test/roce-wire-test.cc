@@ -3,8 +3,9 @@
  */
 // Wire sizes of every packet kind, in the real RoCEv2 layout and the HPCC peer's.
 
-#include "model/link/roce-header.h"
-#include "model/link/roce-wire.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-wire.h"
+
 #include <gtest/gtest.h>
 
 using namespace ns3;

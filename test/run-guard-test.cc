@@ -4,11 +4,11 @@
 // Runs that cannot finish end early with a report: PFC deadlocks and stalls.
 
 #include "ns3/config.h"
+#include "ns3/roce-network.h"
+#include "ns3/run-guard.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include "helper/roce-network.h"
-#include "helper/run-guard.h"
 #include <gtest/gtest.h>
 
 using namespace ns3;

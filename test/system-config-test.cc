@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // ASTRA-sim system JSON: the shipped files, every key, warnings and errors.
-#include "model/util/input-error.h"
-#include "model/workload/system-config.h"
+#include "ns3/input-error.h"
+#include "ns3/system-config.h"
+
 #include <gtest/gtest.h>
 
 #include <string>

@@ -12,14 +12,14 @@
 //
 // `./mlfabric gen <kind> --help` lists a kind's parameters; doc/workloads.md explains them.
 
-#include "helper/example-cli.h"
-#include "helper/summary.h"
-#include "model/util/input-error.h"
-#include "model/workload/gen/dlrm-generator.h"
-#include "model/workload/gen/gen-names.h"
-#include "model/workload/gen/microbench-generator.h"
-#include "model/workload/gen/resnet50-generator.h"
-#include "model/workload/gen/transformer-generator.h"
+#include "ns3/dlrm-generator.h"
+#include "ns3/example-cli.h"
+#include "ns3/gen-names.h"
+#include "ns3/input-error.h"
+#include "ns3/microbench-generator.h"
+#include "ns3/resnet50-generator.h"
+#include "ns3/summary.h"
+#include "ns3/transformer-generator.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -11,14 +11,14 @@
 //   ./mlfabric et-info traces/gpt-16npu/gpt --rank=3
 //   ./mlfabric et-info traces/gpt-16npu/gpt --rank=0 --json > gpt.0.jsonl
 
-#include "helper/example-cli.h"
-#include "helper/summary.h"
-#include "model/util/input-error.h"
-#include "model/workload/et-info-checks.h"
-#include "model/workload/et-info-dry-run.h"
-#include "model/workload/et-info-json.h"
-#include "model/workload/et-rank-files.h"
-#include "model/workload/gen/gen-workload.h"
+#include "ns3/et-info-checks.h"
+#include "ns3/et-info-dry-run.h"
+#include "ns3/et-info-json.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/example-cli.h"
+#include "ns3/gen-workload.h"
+#include "ns3/input-error.h"
+#include "ns3/summary.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,9 +4,8 @@
 #include "analytical-backend.h"
 
 #include "ns3/boolean.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {

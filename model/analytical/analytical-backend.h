@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_ANALYTICAL_BACKEND_H
 #define MLFABRIC_ANALYTICAL_BACKEND_H
 
-#include "analytical-topology.h"
-
-#include "model/workload/network-backend.h"
+#include "ns3/analytical-topology.h"
+#include "ns3/network-backend.h"
 
 #include <cstdint>
 

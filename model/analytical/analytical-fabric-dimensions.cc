@@ -3,9 +3,8 @@
  */
 #include "analytical-fabric-dimensions.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {
@@ -26,15 +25,15 @@ MakeAnalyticalTopology(const std::vector<DimensionSpec>& dimensions, double good
         AnalyticalDimension dim;
         switch (spec.topology)
         {
-            case DimensionTopology::Ring:
-                dim.block = AnalyticalBlock::Ring;
-                break;
-            case DimensionTopology::FullyConnected:
-                dim.block = AnalyticalBlock::FullyConnected;
-                break;
-            case DimensionTopology::Switch:
-                dim.block = AnalyticalBlock::Switch;
-                break;
+        case DimensionTopology::Ring:
+            dim.block = AnalyticalBlock::Ring;
+            break;
+        case DimensionTopology::FullyConnected:
+            dim.block = AnalyticalBlock::FullyConnected;
+            break;
+        case DimensionTopology::Switch:
+            dim.block = AnalyticalBlock::Switch;
+            break;
         }
         dim.npus = spec.npus;
         const double bytesPerSecond =

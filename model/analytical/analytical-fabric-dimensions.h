@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_ANALYTICAL_FABRIC_DIMENSIONS_H
 #define MLFABRIC_ANALYTICAL_FABRIC_DIMENSIONS_H
 
-#include "analytical-topology.h"
-
-#include "model/fabric/multi-dim-builder.h"
+#include "ns3/analytical-topology.h"
+#include "ns3/multi-dim-builder.h"
 
 #include <vector>
 

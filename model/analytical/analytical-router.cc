@@ -26,12 +26,12 @@ AnalyticalRouter::HopCount(uint32_t dimension, uint32_t from, uint32_t to) const
     }
     switch (dim.block)
     {
-        case AnalyticalBlock::FullyConnected:
-            return 1;
-        case AnalyticalBlock::Switch:
-            return 2;
-        case AnalyticalBlock::Ring:
-            break;
+    case AnalyticalBlock::FullyConnected:
+        return 1;
+    case AnalyticalBlock::Switch:
+        return 2;
+    case AnalyticalBlock::Ring:
+        break;
     }
     const uint32_t clockwise = (to + dim.npus - from) % dim.npus;
     const uint32_t anticlockwise = dim.npus - clockwise;
@@ -73,30 +73,30 @@ AnalyticalRouter::Route(uint32_t src, uint32_t dst)
         const uint32_t target = base + to * stride;
         switch (dims[d].block)
         {
-            case AnalyticalBlock::FullyConnected:
-                hops.push_back({current, target, d});
-                break;
-            case AnalyticalBlock::Switch:
+        case AnalyticalBlock::FullyConnected:
+            hops.push_back({current, target, d});
+            break;
+        case AnalyticalBlock::Switch:
+        {
+            const uint32_t sw = SwitchOf(current, d);
+            hops.push_back({current, sw, d});
+            hops.push_back({sw, target, d});
+            break;
+        }
+        case AnalyticalBlock::Ring:
+        {
+            const uint32_t n = dims[d].npus;
+            const uint32_t clockwise = (to + n - from) % n;
+            const bool forward = !(m_bidirectionalRing && n - clockwise < clockwise);
+            uint32_t at = from;
+            while (at != to)
             {
-                const uint32_t sw = SwitchOf(current, d);
-                hops.push_back({current, sw, d});
-                hops.push_back({sw, target, d});
-                break;
+                const uint32_t next = forward ? (at + 1) % n : (at + n - 1) % n;
+                hops.push_back({base + at * stride, base + next * stride, d});
+                at = next;
             }
-            case AnalyticalBlock::Ring:
-            {
-                const uint32_t n = dims[d].npus;
-                const uint32_t clockwise = (to + n - from) % n;
-                const bool forward = !(m_bidirectionalRing && n - clockwise < clockwise);
-                uint32_t at = from;
-                while (at != to)
-                {
-                    const uint32_t next = forward ? (at + 1) % n : (at + n - 1) % n;
-                    hops.push_back({base + at * stride, base + next * stride, d});
-                    at = next;
-                }
-                break;
-            }
+            break;
+        }
         }
         current = target;
     }

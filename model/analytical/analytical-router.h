@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_ANALYTICAL_ROUTER_H
 #define MLFABRIC_ANALYTICAL_ROUTER_H
 
-#include "analytical-topology.h"
+#include "ns3/analytical-topology.h"
 
 #include <cstdint>
 #include <unordered_map>

@@ -3,9 +3,9 @@
  */
 #include "analytical-topology.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 
-#include "model/util/input-error.h"
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>

@@ -4,9 +4,9 @@
 #ifndef MLFABRIC_CONGESTION_AWARE_BACKEND_H
 #define MLFABRIC_CONGESTION_AWARE_BACKEND_H
 
-#include "analytical-backend.h"
-#include "analytical-link.h"
-#include "analytical-router.h"
+#include "ns3/analytical-backend.h"
+#include "ns3/analytical-link.h"
+#include "ns3/analytical-router.h"
 
 #include <memory>
 #include <unordered_map>

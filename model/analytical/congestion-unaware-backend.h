@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_CONGESTION_UNAWARE_BACKEND_H
 #define MLFABRIC_CONGESTION_UNAWARE_BACKEND_H
 
-#include "analytical-backend.h"
-#include "analytical-router.h"
+#include "ns3/analytical-backend.h"
+#include "ns3/analytical-router.h"
 
 #include <memory>
 

@@ -4,8 +4,7 @@
 #ifndef MLFABRIC_CC_DCQCN_HPCCNS3_H
 #define MLFABRIC_CC_DCQCN_HPCCNS3_H
 
-#include "congestion-ops.h"
-
+#include "ns3/congestion-ops.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 

@@ -4,8 +4,7 @@
 #ifndef MLFABRIC_CC_HPCC_H
 #define MLFABRIC_CC_HPCC_H
 
-#include "congestion-ops.h"
-
+#include "ns3/congestion-ops.h"
 #include "ns3/data-rate.h"
 
 #include <array>

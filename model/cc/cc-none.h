@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_CC_NONE_H
 #define MLFABRIC_CC_NONE_H
 
-#include "congestion-ops.h"
+#include "ns3/congestion-ops.h"
 
 namespace ns3
 {

@@ -3,11 +3,9 @@
  */
 #include "cc-presets.h"
 
-#include "cc-registry.h"
-
+#include "ns3/cc-registry.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_CC_PRESETS_H
 #define MLFABRIC_CC_PRESETS_H
 
-#include "ecn-threshold-map.h"
+#include "ns3/ecn-threshold-map.h"
 
 #include <cstdint>
 #include <string>

@@ -4,11 +4,10 @@
 #include "cc-registry.h"
 
 #include "ns3/config.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/string.h"
-
-#include "model/util/input-error.h"
 
 #include <cstdlib>
 #include <regex>

@@ -4,8 +4,7 @@
 #ifndef MLFABRIC_CC_REGISTRY_H
 #define MLFABRIC_CC_REGISTRY_H
 
-#include "congestion-ops.h"
-
+#include "ns3/congestion-ops.h"
 #include "ns3/ptr.h"
 
 #include <string>

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_CC_SWIFT_H
 #define MLFABRIC_CC_SWIFT_H
 
-#include "congestion-ops.h"
+#include "ns3/congestion-ops.h"
 
 namespace ns3
 {

@@ -138,8 +138,7 @@ CcTimely::OnAck(const AckSample& ack)
     {
         return; // one update per segment, or per round trip
     }
-    m_lastUpdateSeq =
-        m_segmentBytes > 0 ? ack.ackedSeq + m_segmentBytes - 1 : m_qp->GetSndNxt();
+    m_lastUpdateSeq = m_segmentBytes > 0 ? ack.ackedSeq + m_segmentBytes - 1 : m_qp->GetSndNxt();
     const Time rtt = ack.rtt;
     if (!m_havePrev)
     {

@@ -4,8 +4,7 @@
 #ifndef MLFABRIC_CC_TIMELY_H
 #define MLFABRIC_CC_TIMELY_H
 
-#include "congestion-ops.h"
-
+#include "ns3/congestion-ops.h"
 #include "ns3/data-rate.h"
 
 namespace ns3

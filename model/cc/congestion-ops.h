@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_CONGESTION_OPS_H
 #define MLFABRIC_CONGESTION_OPS_H
 
+#include "ns3/int-hop.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -13,21 +14,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup mlfabric-cc
- * One hop of in-band network telemetry, as stamped by a switch egress port.
- */
-struct IntHop
-{
-    Time timestamp;        //!< when the packet left the egress port
-    uint64_t txBytes{0};   //!< cumulative bytes the port has transmitted
-    uint64_t qlenBytes{0}; //!< bytes queued at the port when the packet left
-    uint64_t rateBps{0};   //!< the port's line rate, bit/s
-};
-
-/** Maximum INT hops a packet carries (HPCC carries up to 5; Clos paths need 5). */
-constexpr uint32_t kMaxIntHops = 8;
 
 /**
  * \ingroup mlfabric-cc

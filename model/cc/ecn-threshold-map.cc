@@ -4,9 +4,8 @@
 #include "ecn-threshold-map.h"
 
 #include "ns3/abort.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 #include <cmath>
 #include <iterator>

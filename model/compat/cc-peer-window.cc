@@ -4,10 +4,9 @@
 #include "cc-peer-window.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cc-registry.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
-
-#include "model/cc/cc-registry.h"
 
 #include <algorithm>
 

@@ -4,9 +4,8 @@
 #ifndef MLFABRIC_CC_PEER_WINDOW_H
 #define MLFABRIC_CC_PEER_WINDOW_H
 
+#include "ns3/congestion-ops.h"
 #include "ns3/ptr.h"
-
-#include "model/cc/congestion-ops.h"
 
 #include <string>
 

@@ -3,18 +3,16 @@
  */
 #include "hpcc-cc-mode.h"
 
-#include "attribute-default.h"
-#include "cc-peer-window.h"
-
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
+#include "ns3/cc-peer-window.h"
+#include "ns3/cc-registry.h"
 #include "ns3/config.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
-
-#include "model/cc/cc-registry.h"
-#include "model/util/input-error.h"
 
 #include <cmath>
 #include <iomanip>
@@ -124,36 +122,36 @@ MapHpccCcMode(uint32_t ccMode, HpccFidelity fidelity)
     c.ccMode = ccMode;
     switch (ccMode)
     {
-        case 1:
-            c.scheme = fidelity == HpccFidelity::Peer ? "dcqcn-hpccns3" : "dcqcn";
-            c.peerName = "DCQCN";
-            break;
-        case 3:
-            c.scheme = "hpcc";
-            c.peerName = "HPCC";
-            break;
-        case 7:
-            c.scheme = "timely";
-            c.peerName = "TIMELY";
-            break;
-        case 8:
-            c.scheme = "dctcp";
-            c.peerName = "DCTCP";
-            break;
-        case 10:
-            c.scheme = "hpcc";
-            c.peerName = "HPCC-PINT";
-            c.exact = false;
-            c.warning = "CC_MODE 10 (HPCC-PINT) is not modelled: running HPCC with full INT";
-            break;
-        default:
-            c.scheme = "none";
-            c.exact = false;
-            c.warning = "CC_MODE " + std::to_string(ccMode) +
-                        " names no congestion control (1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP, "
-                        "10 HPCC-PINT): the HPCC simulator then silently runs without one, and so "
-                        "does this run (line rate, window only)";
-            break;
+    case 1:
+        c.scheme = fidelity == HpccFidelity::Peer ? "dcqcn-hpccns3" : "dcqcn";
+        c.peerName = "DCQCN";
+        break;
+    case 3:
+        c.scheme = "hpcc";
+        c.peerName = "HPCC";
+        break;
+    case 7:
+        c.scheme = "timely";
+        c.peerName = "TIMELY";
+        break;
+    case 8:
+        c.scheme = "dctcp";
+        c.peerName = "DCTCP";
+        break;
+    case 10:
+        c.scheme = "hpcc";
+        c.peerName = "HPCC-PINT";
+        c.exact = false;
+        c.warning = "CC_MODE 10 (HPCC-PINT) is not modelled: running HPCC with full INT";
+        break;
+    default:
+        c.scheme = "none";
+        c.exact = false;
+        c.warning = "CC_MODE " + std::to_string(ccMode) +
+                    " names no congestion control (1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP, "
+                    "10 HPCC-PINT): the HPCC simulator then silently runs without one, and so "
+                    "does this run (line rate, window only)";
+        break;
     }
     return c;
 }

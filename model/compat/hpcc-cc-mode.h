@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_HPCC_CC_MODE_H
 #define MLFABRIC_HPCC_CC_MODE_H
 
-#include "hpcc-config.h"
-#include "hpcc-fidelity.h"
+#include "ns3/hpcc-config.h"
+#include "ns3/hpcc-fidelity.h"
 
 #include <cstdint>
 #include <string>

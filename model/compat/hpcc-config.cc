@@ -3,10 +3,9 @@
  */
 #include "hpcc-config.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "helper/example-cli.h"
-#include "model/util/input-error.h"
+#include "ns3/units.h"
 
 #include <cerrno>
 #include <cmath>
@@ -193,18 +192,18 @@ ReadEcnMap(HpccConfig& c, const KeyLine& v, EcnField field)
         HpccEcnEntry& e = c.ecn[rate];
         switch (field)
         {
-            case EcnField::Kmin:
-                e.kminKb = v.Uint(2 + 2 * i, 0, 1u << 30);
-                e.hasKmin = true;
-                break;
-            case EcnField::Kmax:
-                e.kmaxKb = v.Uint(2 + 2 * i, 0, 1u << 30);
-                e.hasKmax = true;
-                break;
-            case EcnField::Pmax:
-                e.pmax = v.Real(2 + 2 * i, 0, 1);
-                e.hasPmax = true;
-                break;
+        case EcnField::Kmin:
+            e.kminKb = v.Uint(2 + 2 * i, 0, 1u << 30);
+            e.hasKmin = true;
+            break;
+        case EcnField::Kmax:
+            e.kmaxKb = v.Uint(2 + 2 * i, 0, 1u << 30);
+            e.hasKmax = true;
+            break;
+        case EcnField::Pmax:
+            e.pmax = v.Real(2 + 2 * i, 0, 1);
+            e.hasPmax = true;
+            break;
         }
     }
 }

@@ -3,15 +3,13 @@
  */
 #include "hpcc-fidelity.h"
 
-#include "attribute-default.h"
-
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/roce-wire.h"
 #include "ns3/uinteger.h"
-
-#include "model/link/roce-wire.h"
-#include "model/util/input-error.h"
 
 #include <utility>
 #include <vector>

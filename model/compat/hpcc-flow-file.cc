@@ -3,10 +3,9 @@
  */
 #include "hpcc-flow-file.h"
 
+#include "ns3/fabric.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/fabric/fabric.h"
-#include "model/util/input-error.h"
 
 #include <cerrno>
 #include <cmath>

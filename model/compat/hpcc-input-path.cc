@@ -3,7 +3,7 @@
  */
 #include "hpcc-input-path.h"
 
-#include "model/util/input-error.h"
+#include "ns3/input-error.h"
 
 #include <filesystem>
 

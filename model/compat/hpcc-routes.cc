@@ -3,7 +3,7 @@
  */
 #include "hpcc-routes.h"
 
-#include "model/fabric/fabric.h"
+#include "ns3/fabric.h"
 
 #include <algorithm>
 #include <limits>

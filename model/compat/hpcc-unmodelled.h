@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_HPCC_UNMODELLED_H
 #define MLFABRIC_HPCC_UNMODELLED_H
 
-#include "hpcc-config.h"
+#include "ns3/hpcc-config.h"
 
 #include <string>
 #include <vector>

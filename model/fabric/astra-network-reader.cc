@@ -3,8 +3,7 @@
  */
 #include "astra-network-reader.h"
 
-#include "fabric-check.h"
-
+#include "ns3/fabric-check.h"
 #include "ns3/log.h"
 
 #include <cmath>

@@ -4,10 +4,10 @@
 #ifndef MLFABRIC_ASTRA_NETWORK_READER_H
 #define MLFABRIC_ASTRA_NETWORK_READER_H
 
-#include "fabric.h"
-#include "link-defaults.h"
-#include "multi-dim-builder.h"
-#include "yaml-input.h"
+#include "ns3/fabric.h"
+#include "ns3/link-defaults.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/yaml-input.h"
 
 #include <string>
 #include <vector>

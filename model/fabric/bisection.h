@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_BISECTION_H
 #define MLFABRIC_BISECTION_H
 
-#include "fabric.h"
+#include "ns3/fabric.h"
 
 #include <cstdint>
 

@@ -3,9 +3,9 @@
  */
 #include "channel-dependency-graph.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 
-#include "model/util/input-error.h"
 #include <boost/graph/depth_first_search.hpp>
 
 #include <algorithm>

@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_CHANNEL_DEPENDENCY_GRAPH_H
 #define MLFABRIC_CHANNEL_DEPENDENCY_GRAPH_H
 
-#include "fabric.h"
-#include "routing-table.h"
+#include "ns3/fabric.h"
+#include "ns3/routing-table.h"
 
 #include <boost/graph/adjacency_list.hpp>
 

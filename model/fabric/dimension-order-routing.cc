@@ -3,12 +3,10 @@
  */
 #include "dimension-order-routing.h"
 
-#include "hop-search.h"
-#include "mixed-radix.h"
-
+#include "ns3/hop-search.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/mixed-radix.h"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_DIMENSION_ORDER_ROUTING_H
 #define MLFABRIC_DIMENSION_ORDER_ROUTING_H
 
-#include "fabric.h"
-#include "routing-table.h"
+#include "ns3/fabric.h"
+#include "ns3/routing-table.h"
 
 namespace ns3
 {

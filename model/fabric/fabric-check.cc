@@ -3,9 +3,9 @@
  */
 #include "fabric-check.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 
-#include "model/util/input-error.h"
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
 

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_FABRIC_CHECK_H
 #define MLFABRIC_FABRIC_CHECK_H
 
-#include "fabric.h"
+#include "ns3/fabric.h"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_FABRIC_DOT_WRITER_H
 #define MLFABRIC_FABRIC_DOT_WRITER_H
 
-#include "fabric.h"
+#include "ns3/fabric.h"
 
 #include <ostream>
 #include <string>

@@ -3,9 +3,8 @@
  */
 #include "fabric-figures.h"
 
-#include "bisection.h"
-#include "hop-search.h"
-
+#include "ns3/bisection.h"
+#include "ns3/hop-search.h"
 #include "ns3/log.h"
 
 #include <algorithm>

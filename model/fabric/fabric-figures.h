@@ -4,9 +4,9 @@
 #ifndef MLFABRIC_FABRIC_FIGURES_H
 #define MLFABRIC_FABRIC_FIGURES_H
 
-#include "channel-dependency-graph.h"
-#include "fabric.h"
-#include "routing-table.h"
+#include "ns3/channel-dependency-graph.h"
+#include "ns3/fabric.h"
+#include "ns3/routing-table.h"
 
 #include <nlohmann/json.hpp>
 

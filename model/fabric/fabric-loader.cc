@@ -3,14 +3,12 @@
  */
 #include "fabric-loader.h"
 
-#include "astra-network-reader.h"
-#include "fabric-yaml-reader.h"
-#include "hpcc-topology-reader.h"
-#include "yaml-input.h"
-
+#include "ns3/astra-network-reader.h"
+#include "ns3/fabric-yaml-reader.h"
+#include "ns3/hpcc-topology-reader.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/yaml-input.h"
 
 #include <fstream>
 #include <sstream>

@@ -3,10 +3,9 @@
  */
 #include "fabric-routing.h"
 
-#include "dimension-order-routing.h"
-#include "shortest-path-routing.h"
-
+#include "ns3/dimension-order-routing.h"
 #include "ns3/log.h"
+#include "ns3/shortest-path-routing.h"
 
 namespace ns3
 {

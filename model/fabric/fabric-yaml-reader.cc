@@ -3,18 +3,16 @@
  */
 #include "fabric-yaml-reader.h"
 
-#include "astra-network-reader.h"
-#include "clos-builder.h"
-#include "fabric-check.h"
-#include "fat-tree-builder.h"
-#include "link-defaults.h"
-#include "multi-dim-builder.h"
-#include "rail-builder.h"
-#include "yaml-input.h"
-
+#include "ns3/astra-network-reader.h"
+#include "ns3/clos-builder.h"
+#include "ns3/fabric-check.h"
+#include "ns3/fat-tree-builder.h"
+#include "ns3/input-error.h"
+#include "ns3/link-defaults.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/multi-dim-builder.h"
+#include "ns3/rail-builder.h"
+#include "ns3/yaml-input.h"
 
 #include <algorithm>
 #include <map>

@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_FABRIC_YAML_READER_H
 #define MLFABRIC_FABRIC_YAML_READER_H
 
-#include "fabric.h"
-#include "routing-table.h"
+#include "ns3/fabric.h"
+#include "ns3/routing-table.h"
 
 #include <string>
 

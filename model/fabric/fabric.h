@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_FABRIC_H
 #define MLFABRIC_FABRIC_H
 
-#include "link-settings.h"
+#include "ns3/link-settings.h"
 
 #include <boost/graph/adjacency_list.hpp>
 

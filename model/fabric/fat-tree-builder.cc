@@ -3,9 +3,8 @@
  */
 #include "fat-tree-builder.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {

@@ -4,9 +4,9 @@
 #ifndef MLFABRIC_FAT_TREE_BUILDER_H
 #define MLFABRIC_FAT_TREE_BUILDER_H
 
-#include "clos-builder.h"
-#include "fabric.h"
-#include "link-settings.h"
+#include "ns3/clos-builder.h"
+#include "ns3/fabric.h"
+#include "ns3/link-settings.h"
 
 #include <string>
 

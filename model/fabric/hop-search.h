@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_HOP_SEARCH_H
 #define MLFABRIC_HOP_SEARCH_H
 
-#include "fabric.h"
+#include "ns3/fabric.h"
 
 #include <cstdint>
 #include <limits>

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_LINK_DEFAULTS_H
 #define MLFABRIC_LINK_DEFAULTS_H
 
-#include "link-settings.h"
+#include "ns3/link-settings.h"
 
 #include <cstdint>
 #include <vector>

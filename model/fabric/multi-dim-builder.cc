@@ -3,11 +3,9 @@
  */
 #include "multi-dim-builder.h"
 
-#include "mixed-radix.h"
-
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/mixed-radix.h"
 
 namespace ns3
 {
@@ -19,12 +17,12 @@ GetDimensionTopologyName(DimensionTopology topology)
 {
     switch (topology)
     {
-        case DimensionTopology::Ring:
-            return "Ring";
-        case DimensionTopology::FullyConnected:
-            return "FullyConnected";
-        case DimensionTopology::Switch:
-            return "Switch";
+    case DimensionTopology::Ring:
+        return "Ring";
+    case DimensionTopology::FullyConnected:
+        return "FullyConnected";
+    case DimensionTopology::Switch:
+        return "Switch";
     }
     return "?";
 }
@@ -59,32 +57,32 @@ ConnectGroup(Fabric& fabric,
     const auto n = static_cast<uint32_t>(group.size());
     switch (spec.topology)
     {
-        case DimensionTopology::Ring:
-            // Two NPUs share one link; a longer ring closes back to the first.
-            for (uint32_t i = 0; i < (n == 2 ? 1 : n); ++i)
-            {
-                fabric.AddLink(group[i], group[(i + 1) % n], spec.link, index);
-            }
-            break;
-        case DimensionTopology::FullyConnected:
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                for (uint32_t j = i + 1; j < n; ++j)
-                {
-                    fabric.AddLink(group[i], group[j], spec.link, index);
-                }
-            }
-            break;
-        case DimensionTopology::Switch:
+    case DimensionTopology::Ring:
+        // Two NPUs share one link; a longer ring closes back to the first.
+        for (uint32_t i = 0; i < (n == 2 ? 1 : n); ++i)
         {
-            const uint32_t sw =
-                fabric.AddSwitch(dimName + "-sw" + std::to_string(groupNumber), dimName, 1, index);
-            for (uint32_t npu : group)
-            {
-                fabric.AddLink(npu, sw, spec.link, index);
-            }
-            break;
+            fabric.AddLink(group[i], group[(i + 1) % n], spec.link, index);
         }
+        break;
+    case DimensionTopology::FullyConnected:
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t j = i + 1; j < n; ++j)
+            {
+                fabric.AddLink(group[i], group[j], spec.link, index);
+            }
+        }
+        break;
+    case DimensionTopology::Switch:
+    {
+        const uint32_t sw =
+            fabric.AddSwitch(dimName + "-sw" + std::to_string(groupNumber), dimName, 1, index);
+        for (uint32_t npu : group)
+        {
+            fabric.AddLink(npu, sw, spec.link, index);
+        }
+        break;
+    }
     }
 }
 
@@ -160,15 +158,15 @@ MultiDimBisectionBps(const std::vector<DimensionSpec>& dims)
     uint64_t crossing = 0;
     switch (last.topology)
     {
-        case DimensionTopology::Ring:
-            crossing = n == 2 ? 1 : 2;
-            break;
-        case DimensionTopology::FullyConnected:
-            crossing = (n / 2) * (n / 2);
-            break;
-        case DimensionTopology::Switch:
-            crossing = n / 2;
-            break;
+    case DimensionTopology::Ring:
+        crossing = n == 2 ? 1 : 2;
+        break;
+    case DimensionTopology::FullyConnected:
+        crossing = (n / 2) * (n / 2);
+        break;
+    case DimensionTopology::Switch:
+        crossing = n / 2;
+        break;
     }
     return npus / n * crossing * last.link.rateBps;
 }

@@ -3,12 +3,10 @@
  */
 #include "rail-builder.h"
 
-#include "clos-builder.h"
-#include "multi-dim-builder.h"
-
+#include "ns3/clos-builder.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/multi-dim-builder.h"
 
 #include <algorithm>
 

@@ -3,11 +3,9 @@
  */
 #include "shortest-path-routing.h"
 
-#include "hop-search.h"
-
+#include "ns3/hop-search.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
 
 namespace ns3
 {

@@ -3,11 +3,9 @@
  */
 #include "torus-builder.h"
 
-#include "multi-dim-builder.h"
-
+#include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include "model/util/input-error.h"
+#include "ns3/multi-dim-builder.h"
 
 namespace ns3
 {

@@ -4,8 +4,8 @@
 #ifndef MLFABRIC_TORUS_BUILDER_H
 #define MLFABRIC_TORUS_BUILDER_H
 
-#include "fabric.h"
-#include "link-settings.h"
+#include "ns3/fabric.h"
+#include "ns3/link-settings.h"
 
 #include <string>
 #include <vector>

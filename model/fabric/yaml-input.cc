@@ -3,10 +3,10 @@
  */
 #include "yaml-input.h"
 
+#include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/units.h"
 
-#include "helper/example-cli.h"
-#include "model/util/input-error.h"
 #include <yaml-cpp/depthguard.h>
 
 #include <cmath>

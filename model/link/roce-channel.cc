@@ -3,10 +3,9 @@
  */
 #include "roce-channel.h"
 
-#include "roce-port.h"
-
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/roce-port.h"
 #include "ns3/simulator.h"
 
 namespace ns3

@@ -4,11 +4,10 @@
 #ifndef MLFABRIC_ROCE_CHANNEL_H
 #define MLFABRIC_ROCE_CHANNEL_H
 
-#include "roce-port.h"
-
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/roce-port.h"
 
 #include <memory>
 #include <vector>

@@ -3,10 +3,9 @@
  */
 #include "roce-header.h"
 
-#include "roce-wire.h"
-
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/roce-wire.h"
 
 #include <algorithm>
 #include <cstring>

@@ -5,9 +5,8 @@
 #define MLFABRIC_ROCE_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/int-hop.h"
 #include "ns3/packet.h"
-
-#include "model/cc/congestion-ops.h"
 
 #include <array>
 #include <cstdint>

@@ -4,15 +4,14 @@
 #ifndef MLFABRIC_ROCE_PORT_H
 #define MLFABRIC_ROCE_PORT_H
 
-#include "pfc-header.h"
-#include "roce-header.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-header.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/roce-header.h"
 #include "ns3/traced-callback.h"
 
 #include <array>

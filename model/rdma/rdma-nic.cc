@@ -5,15 +5,14 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/cc-none.h"
+#include "ns3/flow-hash.h"
 #include "ns3/log.h"
+#include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
-
-#include "model/cc/cc-none.h"
-#include "model/link/flow-hash.h"
-#include "model/link/roce-header.h"
 
 #include <algorithm>
 #include <limits>

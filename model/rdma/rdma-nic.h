@@ -4,16 +4,14 @@
 #ifndef MLFABRIC_RDMA_NIC_H
 #define MLFABRIC_RDMA_NIC_H
 
-#include "rdma-queue-pair.h"
-#include "rdma-rx-queue-pair.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/object.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-rx-queue-pair.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-port.h"
 #include "ns3/traced-callback.h"
-
-#include "model/link/roce-header.h"
-#include "model/link/roce-port.h"
 
 #include <cstdint>
 #include <deque>

@@ -4,10 +4,9 @@
 #ifndef MLFABRIC_RDMA_QUEUE_PAIR_H
 #define MLFABRIC_RDMA_QUEUE_PAIR_H
 
+#include "ns3/congestion-ops.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-
-#include "model/cc/congestion-ops.h"
 
 #include <cstdint>
 #include <deque>

@@ -4,7 +4,7 @@
 #ifndef MLFABRIC_EGRESS_QUEUES_H
 #define MLFABRIC_EGRESS_QUEUES_H
 
-#include "model/link/roce-port.h"
+#include "ns3/roce-port.h"
 
 #include <array>
 #include <cstdint>

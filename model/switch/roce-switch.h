@@ -4,14 +4,12 @@
 #ifndef MLFABRIC_ROCE_SWITCH_H
 #define MLFABRIC_ROCE_SWITCH_H
 
-#include "egress-queues.h"
-#include "shared-buffer-mmu.h"
-
+#include "ns3/egress-queues.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/roce-port.h"
+#include "ns3/shared-buffer-mmu.h"
 #include "ns3/traced-callback.h"
-
-#include "model/link/roce-port.h"
 
 #include <cstdint>
 #include <deque>

@@ -6,10 +6,9 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
-
-#include "model/util/input-error.h"
 
 #include <algorithm>
 

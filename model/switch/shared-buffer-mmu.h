@@ -6,8 +6,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-
-#include "model/link/roce-port.h"
+#include "ns3/roce-port.h"
 
 #include <array>
 #include <cstdint>

@@ -16,7 +16,7 @@ namespace ns3
  *
  * The message names where the problem is (file and line, node, key or argument) and
  * what is wrong, in one line. Programs catch it at the top, print
- * "error: <message>" and exit with status 2 (see RunMain in helper/example-cli.h).
+ * "error: <message>" and exit with status 2 (see RunMain in "ns3/example-cli.h").
  */
 class InputError : public std::runtime_error
 {

@@ -1,0 +1,29 @@
+# The GoogleTest suites of the standalone build: one binary per test/<area>-test.cc, run by
+# ctest. In an ns-3 tree the same cases run as ns-3 TestSuites (test/ns3-gtest-bridge.cc).
+enable_testing()
+find_package(GTest REQUIRED)
+include(GoogleTest)
+
+set(mlfabric_test_definitions
+    MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+    MLFABRIC_SHARED_DIR="${CMAKE_SOURCE_DIR}/../shared"
+    MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
+    MLFABRIC_TOOLS_DIR="${CMAKE_BINARY_DIR}/tools"
+    MLFABRIC_BINARY_DIR="${CMAKE_BINARY_DIR}")
+
+foreach(src ${mlfabric_test_sources})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src} test/test-main.cc)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/test)
+  target_link_libraries(${name} PRIVATE mlfabric GTest::gtest)
+  target_compile_definitions(${name} PRIVATE ${mlfabric_test_definitions})
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
+                       PROPERTIES TIMEOUT 900)
+endforeach()
+
+# The experiment tool (Python, Debian's interpreter and matplotlib).
+add_test(NAME compare-tool
+         COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/compare/tests)
+set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
+                     "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")

@@ -1,0 +1,350 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-planner.h"
+
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectivePlanner");
+
+namespace
+{
+
+/**
+ * ASTRA-sim hands every message of a communicator-group ring through its "local"
+ * memory path, a fixed 10 ns, instead of endpoint-delay.
+ */
+constexpr uint64_t kMemberRingHandoffNs = 10;
+
+/** Chunks are numbered in 24 bits of a message tag (see CollectiveTag). */
+constexpr uint64_t kMaxChunks = (1ULL << 24) - 1;
+
+bool
+IsPowerOfTwo(uint32_t n)
+{
+    return n >= 2 && (n & (n - 1)) == 0;
+}
+
+std::string
+ImplementationKey(CollectiveType type)
+{
+    switch (type)
+    {
+    case CollectiveType::AllReduce:
+        return "all-reduce-implementation";
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::ReduceScatterBlock:
+        return "reduce-scatter-implementation";
+    case CollectiveType::AllGather:
+        return "all-gather-implementation";
+    default:
+        return "all-to-all-implementation";
+    }
+}
+
+/** Bytes a rank holds after a phase, as ASTRA-sim's algorithms compute them. */
+uint64_t
+PhaseOutputBytes(CollectiveType op, uint64_t input, uint32_t n)
+{
+    switch (op)
+    {
+    case CollectiveType::ReduceScatter:
+        return input / n;
+    case CollectiveType::AllGather:
+        return input * n;
+    default:
+        return input;
+    }
+}
+
+} // namespace
+
+CollectivePlanner::CollectivePlanner(SystemConfig config, std::vector<uint32_t> physicalDimensions)
+    : m_config(std::move(config))
+    , m_physical(std::move(physicalDimensions))
+{
+    if (m_physical.empty())
+    {
+        throw InputError("collective planner: the network has no dimensions");
+    }
+    uint64_t world = 1;
+    for (uint32_t n : m_physical)
+    {
+        if (n == 0)
+        {
+            throw InputError("collective planner: a network dimension has 0 NPUs");
+        }
+        world *= n;
+        if (world > (1ULL << 31))
+        {
+            throw InputError("collective planner: more than 2^31 NPUs");
+        }
+    }
+    m_worldSize = static_cast<uint32_t>(world);
+    if (!m_config.perNodeCustomImplementation.empty())
+    {
+        throw InputError(m_config.source +
+                         ": per-node-custom-implementation (collectives given as Chakra "
+                         "traces) is not supported");
+    }
+}
+
+std::shared_ptr<const CollectiveTopology>
+CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) const
+{
+    const CollectiveType key =
+        type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : type;
+    auto cached = m_worldTopologies.find(key);
+    if (cached != m_worldTopologies.end())
+    {
+        return cached->second;
+    }
+    const auto& algorithms = m_config.GetImplementation(key);
+    if (algorithms.empty())
+    {
+        throw InputError(m_config.source + ": no " + ImplementationKey(key) + " given, needed by " +
+                         ToString(type) + " at " + where);
+    }
+    if (algorithms.size() > m_physical.size())
+    {
+        throw InputError(m_config.source + ": " + ImplementationKey(key) + " lists " +
+                         std::to_string(algorithms.size()) + " dimensions but the network has " +
+                         std::to_string(m_physical.size()));
+    }
+    std::vector<CollectiveTopology::Dimension> dims;
+    uint32_t stride = 1;
+    for (size_t d = 0; d < algorithms.size(); ++d)
+    {
+        if (algorithms[d].flat)
+        {
+            dims.push_back({m_worldSize, 1});
+            break;
+        }
+        dims.push_back({m_physical[d], stride});
+        stride *= m_physical[d];
+    }
+    auto topology =
+        std::make_shared<const CollectiveTopology>(CollectiveTopology::Grid(dims, m_worldSize));
+    m_worldTopologies[key] = topology;
+    return topology;
+}
+
+void
+CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
+                                  CollectiveType op,
+                                  uint32_t size,
+                                  const std::string& where) const
+{
+    const std::string what = m_config.source + ": " + ToString(spec) + " cannot run ";
+    switch (spec.algorithm)
+    {
+    case CollectiveAlgorithm::HalvingDoubling:
+        if (op == CollectiveType::AllToAll)
+        {
+            throw InputError(what + "ALL_TO_ALL (needed by " + where + ")");
+        }
+        if (!IsPowerOfTwo(size))
+        {
+            throw InputError(what + "on a dimension of " + std::to_string(size) +
+                             " NPUs: it needs a power of two (needed by " + where + ")");
+        }
+        break;
+    case CollectiveAlgorithm::DoubleBinaryTree:
+        if (op != CollectiveType::AllReduce)
+        {
+            throw InputError(what + ToString(op) + ", only ALL_REDUCE (needed by " + where + ")");
+        }
+        if (!IsPowerOfTwo(size))
+        {
+            throw InputError(what + "on a dimension of " + std::to_string(size) +
+                             " NPUs: it needs a power of two (needed by " + where + ")");
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void
+CollectivePlanner::AddNativePhases(CollectivePlan& plan,
+                                   const std::vector<AlgorithmSpec>& algorithms,
+                                   const std::vector<bool>& involved,
+                                   const std::string& where) const
+{
+    const CollectiveTopology& topology = *plan.topology;
+    const uint32_t dims = topology.GetDimensionCount();
+    auto active = [&](uint32_t d)
+    {
+        const bool wanted = d >= involved.size() || involved[d];
+        return topology.GetSize(d) > 1 && wanted;
+    };
+    uint64_t remain = plan.chunkBytes;
+    auto add = [&](CollectiveType op, uint32_t d, QueueClass queue)
+    {
+        CollectivePhaseSpec phase;
+        phase.op = op;
+        phase.algorithm = algorithms[d];
+        phase.dimension = d;
+        phase.inputBytes = remain;
+        phase.outputBytes = PhaseOutputBytes(op, remain, topology.GetSize(d));
+        phase.queue = queue;
+        CheckAlgorithm(phase.algorithm, op, topology.GetSize(d), where);
+        plan.phases.push_back(phase);
+        remain = phase.outputBytes;
+    };
+
+    const bool splitAllReduce =
+        plan.type == CollectiveType::AllReduce &&
+        m_config.collectiveOptimization == CollectiveOptimization::LocalBwAware;
+    if (!splitAllReduce)
+    {
+        const CollectiveType op = plan.type == CollectiveType::ReduceScatterBlock
+                                      ? CollectiveType::ReduceScatter
+                                      : plan.type;
+        for (uint32_t i = 0; i < dims; ++i)
+        {
+            // All-gather grows the data, so it starts on the highest dimension.
+            const uint32_t d = plan.type == CollectiveType::AllGather ? dims - 1 - i : i;
+            if (active(d))
+            {
+                add(op, d, QueueClass::Shared);
+            }
+        }
+        return;
+    }
+    uint32_t last = 0;
+    for (uint32_t d = 0; d < dims; ++d)
+    {
+        if (active(d))
+        {
+            last = d;
+        }
+    }
+    for (uint32_t d = 0; d < last; ++d)
+    {
+        if (active(d))
+        {
+            add(CollectiveType::ReduceScatter, d, QueueClass::FirstVisit);
+        }
+    }
+    if (active(last))
+    {
+        add(CollectiveType::AllReduce, last, QueueClass::FirstVisit);
+    }
+    for (uint32_t d = last; d-- > 0;)
+    {
+        if (active(d))
+        {
+            add(CollectiveType::AllGather, d, QueueClass::SecondVisit);
+        }
+    }
+}
+
+std::shared_ptr<const CollectivePlan>
+CollectivePlanner::Plan(const Request& request) const
+{
+    auto plan = std::make_shared<CollectivePlan>();
+    plan->type = request.type;
+    plan->requestedBytes = request.bytes;
+    plan->root = request.root;
+
+    const bool native =
+        IsNativeAstraCollective(request.type) || request.type == CollectiveType::ReduceScatterBlock;
+    const bool subGroup = request.group && request.group->GetSize() < m_worldSize;
+    if (native && !m_config.GetCustomImplementation(request.type).empty())
+    {
+        throw InputError(m_config.source + ": " + ImplementationKey(request.type) +
+                         "-custom (a collective given as a Chakra trace) is not supported, "
+                         "needed by " +
+                         request.where);
+    }
+
+    if (subGroup)
+    {
+        plan->topology = std::make_shared<const CollectiveTopology>(
+            CollectiveTopology::MemberRing(request.group->GetRanks()));
+        plan->handoffNs = kMemberRingHandoffNs;
+    }
+    else
+    {
+        plan->topology = native ? WorldTopology(request.type, request.where)
+                                : std::make_shared<const CollectiveTopology>(
+                                      CollectiveTopology::Grid({{m_worldSize, 1}}, m_worldSize));
+        plan->handoffNs = m_config.GetEndpointDelayNs();
+    }
+    const uint32_t groupSize = plan->topology->GetRankCount();
+    if (request.root >= groupSize)
+    {
+        throw InputError(request.where + ": root " + std::to_string(request.root) +
+                         " is outside a group of " + std::to_string(groupSize) + " ranks");
+    }
+
+    // Chunking, as ASTRA-sim's Sys::determine_chunk_size: a chunk other than all-gather's
+    // carries at least one byte per NPU, and every chunk has the same size.
+    uint64_t size = request.bytes;
+    const uint64_t splits = m_config.preferredDatasetSplits;
+    if (request.type == CollectiveType::Barrier)
+    {
+        plan->chunkBytes = 1;
+        plan->chunkCount = 1;
+    }
+    else
+    {
+        uint64_t chunk = size / splits;
+        const bool gatherLike =
+            request.type == CollectiveType::AllGather || request.type == CollectiveType::Gather;
+        if (!gatherLike && m_worldSize > chunk)
+        {
+            chunk = m_worldSize;
+            size = splits * chunk;
+        }
+        chunk = std::max<uint64_t>(chunk, 1);
+        const uint64_t count = (size + chunk - 1) / chunk;
+        if (count > kMaxChunks)
+        {
+            throw InputError(request.where + ": " + std::to_string(count) + " chunks; at most " +
+                             std::to_string(kMaxChunks) +
+                             " are supported (lower preferred-dataset-splits)");
+        }
+        plan->chunkBytes = chunk;
+        plan->chunkCount = static_cast<uint32_t>(count);
+    }
+
+    if (native)
+    {
+        if (subGroup)
+        {
+            AddNativePhases(*plan, {AlgorithmSpec{}}, {}, request.where);
+        }
+        else
+        {
+            const auto& algorithms = m_config.GetImplementation(request.type);
+            // A named group spanning the world ignores the node's involved_dim.
+            const std::vector<bool> involved =
+                request.group ? std::vector<bool>{} : request.involvedDimensions;
+            AddNativePhases(*plan, algorithms, involved, request.where);
+        }
+    }
+    else if (groupSize > 1)
+    {
+        CollectivePhaseSpec phase;
+        phase.op = request.type;
+        phase.dimension = 0;
+        phase.inputBytes = plan->chunkBytes;
+        phase.outputBytes = plan->chunkBytes;
+        plan->phases.push_back(phase);
+    }
+    if (plan->phases.empty())
+    {
+        plan->chunkCount = 0;
+    }
+    return plan;
+}
+
+} // namespace ns3

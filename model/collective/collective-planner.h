@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_COLLECTIVE_PLANNER_H
+#define MLFABRIC_COLLECTIVE_PLANNER_H
+
+#include "ns3/collective-plan.h"
+#include "ns3/comm-group.h"
+#include "ns3/system-config.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-workload
+ * Turns collectives into CollectivePlans, with ASTRA-sim's decomposition rules.
+ *
+ * Native collectives (all-reduce, reduce-scatter, all-gather, all-to-all) follow
+ * ASTRA-sim 2.0: chunking by preferred-dataset-splits (a chunk is at least one byte per
+ * NPU except for all-gather), one phase per involved dimension of size > 1 (all-gather
+ * descending), localBWAware or baseline all-reduce, per-dimension algorithms from the
+ * system JSON, "one*" algorithms flattening every NPU into one dimension, and groups
+ * smaller than the world running one ring over their sorted members.
+ *
+ * The collectives ASTRA-sim does not simulate run as one phase over the group in rank
+ * order: BROADCAST as a chain from the root, REDUCE as a chain into the root, GATHER and
+ * SCATTER directly between the root and every rank, BARRIER as a dissemination barrier
+ * of one-byte tokens; REDUCE_SCATTER_BLOCK decomposes as REDUCE_SCATTER.
+ */
+class CollectivePlanner
+{
+  public:
+    /**
+     * \param config the system configuration
+     * \param physicalDimensions NPUs per network dimension, lowest first
+     */
+    CollectivePlanner(SystemConfig config, std::vector<uint32_t> physicalDimensions);
+
+    /** One collective to plan. */
+    struct Request
+    {
+        CollectiveType type{CollectiveType::AllReduce}; //!< the collective
+        uint64_t bytes{0};                              //!< comm_size, ASTRA-sim's meaning per type
+        std::shared_ptr<const CommGroup> group;         //!< nullptr: the default group (all ranks)
+        std::vector<bool> involvedDimensions; //!< default group only; missing entries: true
+        uint32_t root{0};                     //!< rooted collectives: position in the group
+        std::string where;                    //!< file and node, for error messages
+    };
+
+    /**
+     * Plan one collective. Throws InputError when the system configuration cannot run
+     * it (no implementation listed for it, a list longer than the network's dimensions,
+     * halving-doubling or a double binary tree on a dimension that is not a power of
+     * two, a custom implementation, a root outside the group).
+     * \param request the collective
+     * \return its plan, shared by all ranks
+     */
+    std::shared_ptr<const CollectivePlan> Plan(const Request& request) const;
+
+    /** \return the number of NPUs of the network */
+    uint32_t
+    GetWorldSize() const
+    {
+        return m_worldSize;
+    }
+
+    /** \return the system configuration */
+    const SystemConfig&
+    GetConfig() const
+    {
+        return m_config;
+    }
+
+  private:
+    /** \return the logical dimensions a native collective uses on the whole world */
+    std::shared_ptr<const CollectiveTopology> WorldTopology(CollectiveType type,
+                                                            const std::string& where) const;
+
+    /** Fill the phases of a native collective. */
+    void AddNativePhases(CollectivePlan& plan,
+                         const std::vector<AlgorithmSpec>& algorithms,
+                         const std::vector<bool>& involved,
+                         const std::string& where) const;
+
+    /** Check that \p spec can run \p op on a dimension of \p size ranks. */
+    void CheckAlgorithm(const AlgorithmSpec& spec,
+                        CollectiveType op,
+                        uint32_t size,
+                        const std::string& where) const;
+
+    SystemConfig m_config;            //!< the system configuration
+    std::vector<uint32_t> m_physical; //!< NPUs per network dimension
+    uint32_t m_worldSize{1};          //!< product of m_physical
+    mutable std::map<CollectiveType, std::shared_ptr<const CollectiveTopology>>
+        m_worldTopologies; //!< per native collective, built once
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_COLLECTIVE_PLANNER_H */

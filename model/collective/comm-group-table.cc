@@ -1,0 +1,193 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "comm-group-table.h"
+
+#include "ns3/collective-config-json.h"
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CommGroupTable");
+
+namespace
+{
+
+/** Members of one group from a JSON array, checked against the world size. */
+std::vector<uint32_t>
+ReadRanks(const nlohmann::json& list, uint32_t worldSize, const std::string& where)
+{
+    if (!list.is_array())
+    {
+        throw InputError(where + ": expected a list of ranks, got " + ConfigJson::Describe(list));
+    }
+    std::vector<uint32_t> ranks;
+    for (const auto& item : list)
+    {
+        if (!item.is_number_integer() || item < 0 || item >= worldSize)
+        {
+            throw InputError(where + ": rank " + ConfigJson::Describe(item) +
+                             " is not an integer in [0, " + std::to_string(worldSize) + ")");
+        }
+        ranks.push_back(item.get<uint32_t>());
+    }
+    std::vector<uint32_t> sorted = ranks;
+    std::sort(sorted.begin(), sorted.end());
+    auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+    if (dup != sorted.end())
+    {
+        throw InputError(where + ": rank " + std::to_string(*dup) + " is listed twice");
+    }
+    return ranks;
+}
+
+bool
+IsPositiveDecimal(const std::string& s)
+{
+    if (s.empty() || s.size() > 9 ||
+        !std::all_of(
+            s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    {
+        return false;
+    }
+    return std::stoul(s) > 0;
+}
+
+/** The JSON inside "['<json>']", the form ASTRA-sim strips two characters from each end of. */
+std::string
+UnwrapPythonList(const std::string& value)
+{
+    const auto first = value.find_first_not_of(" \t\r\n");
+    const auto last = value.find_last_not_of(" \t\r\n");
+    if (first == std::string::npos)
+    {
+        return "";
+    }
+    std::string s = value.substr(first, last - first + 1);
+    const bool wrapped = s.size() >= 4 && s[0] == '[' && (s[1] == '\'' || s[1] == '"') &&
+                         s[s.size() - 1] == ']' && s[s.size() - 2] == s[1];
+    return wrapped ? s.substr(2, s.size() - 4) : s;
+}
+
+} // namespace
+
+CommGroupTable::CommGroupTable(uint32_t worldSize)
+    : m_worldSize(worldSize)
+{
+}
+
+bool
+CommGroupTable::IsNoFile(const std::string& path)
+{
+    return path.empty() || path.find("empty") != std::string::npos;
+}
+
+void
+CommGroupTable::LoadFile(const std::string& path)
+{
+    LoadJson(ConfigJson::ReadFile(path), path);
+}
+
+void
+CommGroupTable::LoadJson(const std::string& text, const std::string& source)
+{
+    const ConfigJson doc = ConfigJson::Parse(text, source);
+    if (!doc.Root().is_object())
+    {
+        throw InputError(source + ": a communicator-group file must be a JSON object "
+                                  "{\"<group id>\": [ranks], ...}");
+    }
+    for (const auto& item : doc.Root().items())
+    {
+        const std::string where = doc.Where(item.key());
+        if (!IsPositiveDecimal(item.key()))
+        {
+            throw InputError(where + ": group ids are decimal integers >= 1 (0 is the default "
+                                     "group of all ranks)");
+        }
+        auto ranks = ReadRanks(item.value(), m_worldSize, where);
+        if (ranks.empty())
+        {
+            throw InputError(where + ": the group has no ranks");
+        }
+        Add(item.key(), std::move(ranks), where);
+    }
+}
+
+void
+CommGroupTable::AddProcessGroups(const std::string& value, const std::string& where)
+{
+    nlohmann::json groups;
+    try
+    {
+        groups = nlohmann::json::parse(UnwrapPythonList(value));
+    }
+    catch (const nlohmann::json::exception&)
+    {
+        // parse_error, or out_of_range for a number beyond a double (1e400)
+        throw InputError(where + ": process-group metadata is not a JSON list of groups");
+    }
+    if (!groups.is_array())
+    {
+        throw InputError(where + ": process-group metadata is not a JSON list of groups");
+    }
+    for (const auto& group : groups)
+    {
+        if (!group.is_object() || !group.contains("pg_name") || !group["pg_name"].is_string() ||
+            !group.contains("ranks"))
+        {
+            throw InputError(where + ": process group " + ConfigJson::Describe(group) +
+                             " lacks a string pg_name or a ranks list");
+        }
+        const std::string name = group["pg_name"].get<std::string>();
+        auto ranks = ReadRanks(group["ranks"], m_worldSize, where + ": pg_name \"" + name + "\"");
+        if (ranks.empty())
+        {
+            ranks.resize(m_worldSize);
+            for (uint32_t r = 0; r < m_worldSize; ++r)
+            {
+                ranks[r] = r;
+            }
+        }
+        Add(name, std::move(ranks), where);
+    }
+}
+
+void
+CommGroupTable::Add(const std::string& name, std::vector<uint32_t> ranks, const std::string& where)
+{
+    auto group = std::make_shared<const CommGroup>(name, std::move(ranks));
+    auto it = m_groups.find(name);
+    if (it != m_groups.end())
+    {
+        if (it->second->GetRanks() != group->GetRanks())
+        {
+            throw InputError(where + ": group \"" + name +
+                             "\" is defined again with different ranks");
+        }
+        return;
+    }
+    m_groups.emplace(name, std::move(group));
+}
+
+std::shared_ptr<const CommGroup>
+CommGroupTable::Lookup(const std::string& pgName, const std::string& where) const
+{
+    auto it = m_groups.find(pgName);
+    if (it != m_groups.end())
+    {
+        return it->second;
+    }
+    if (pgName.empty() || pgName == "0")
+    {
+        return nullptr;
+    }
+    throw InputError(where + ": pg_name \"" + pgName + "\" names no communicator group");
+}
+
+} // namespace ns3

@@ -1,0 +1,252 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_REPLAY_ENGINE_H
+#define MLFABRIC_REPLAY_ENGINE_H
+
+#include "ns3/collective-runner.h"
+#include "ns3/comm-group-table.h"
+#include "ns3/network-backend.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/remote-memory-model.h"
+#include "ns3/replay-collective-matcher.h"
+#include "ns3/replay-compute-model.h"
+#include "ns3/replay-p2p-matcher.h"
+#include "ns3/replay-trace-check.h"
+#include "ns3/system-config.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class EtReplayApp;
+struct EtNode;
+
+/**
+ * \defgroup mlfabric-replay Chakra trace replay
+ * \ingroup mlfabric-workload
+ * Replays Chakra execution traces as compute and network traffic: an EtReplayApp per
+ * NPU issues its rank's nodes under ASTRA-sim's resource rules, a ReplayEngine shared
+ * by all NPUs matches collectives and point-to-point messages across ranks and carries
+ * them over any NetworkBackend. See doc/replay.md.
+ */
+
+/**
+ * \ingroup mlfabric-replay
+ * Everything a replay shares across its NPUs.
+ */
+struct ReplaySetup
+{
+    Ptr<NetworkBackend> backend;                    //!< the network
+    SystemConfig system;                            //!< ASTRA-sim's system JSON
+    std::vector<uint32_t> physicalDimensions;       //!< NPUs per network dimension
+    std::shared_ptr<const CommGroupTable> groups;   //!< communicator groups
+    std::optional<RemoteMemoryConfig> remoteMemory; //!< --remote-memory, if given
+};
+
+/**
+ * \ingroup mlfabric-replay
+ * The part of a Chakra replay that spans NPUs: one per run, shared by the EtReplayApp
+ * of every NPU.
+ *
+ * An application decides which of its nodes run and when; the engine carries out the
+ * nodes that involve other NPUs or shared hardware, and calls the application's
+ * NodeDone when each has finished on that NPU:
+ * - collectives are matched across ranks by (group, sequence number)
+ *   (ReplayCollectiveMatcher) and run by one CollectiveRunner over the backend;
+ * - a send becomes one backend message, done on the sender when the backend says it
+ *   has left; a receive is done when the message with the same (source, destination,
+ *   tag) has arrived, first sent first matched (ReplayP2pMatcher);
+ * - remote-memory accesses book the RemoteMemoryModel;
+ * - compute and other delays run on the backend's clock.
+ */
+class ReplayEngine : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ReplayEngine();
+    ~ReplayEngine() override;
+
+    /**
+     * Prepare the run. Throws InputError for a system configuration the network cannot
+     * run or a remote memory that does not fit the run.
+     * \param setup the shared parts
+     */
+    void Setup(const ReplaySetup& setup);
+
+    /**
+     * Register the application of the next rank (ranks in order 0, 1, ...) and check its
+     * trace (CheckReplayTrace). Call after Setup and SetTrace on the application.
+     * \param app the rank's application
+     */
+    void AddRank(Ptr<EtReplayApp> app);
+
+    /** \return ranks of the run */
+    uint32_t GetRankCount() const;
+    /** \return ranks whose every node has finished */
+    uint32_t GetFinishedRankCount() const;
+    /** \param rank a rank \return its application */
+    Ptr<EtReplayApp> GetApp(uint32_t rank) const;
+
+    /** \return the compute model of the system configuration */
+    const ReplayComputeModel& GetComputeModel() const;
+
+    /**
+     * Run \p fn after \p delay on the backend's clock.
+     * \param delay the delay
+     * \param fn what to run
+     */
+    void Schedule(Time delay, std::function<void()> fn);
+
+    /** \return the backend's clock */
+    Time Now() const;
+
+    /**
+     * Start a device COMM_COLL_NODE on a rank.
+     * \param rank the rank
+     * \param position the node's position in the rank's trace
+     * \param node the node
+     * \param where file and node, for messages
+     */
+    void RunCollective(uint32_t rank,
+                       uint32_t position,
+                       const EtNode& node,
+                       const std::string& where);
+
+    /**
+     * Start a COMM_SEND_NODE.
+     * \param rank the sender
+     * \param position the node's position
+     * \param node the node (comm_dst, comm_size, comm_tag)
+     */
+    void Send(uint32_t rank, uint32_t position, const EtNode& node);
+
+    /**
+     * Start a COMM_RECV_NODE.
+     * \param rank the receiver
+     * \param position the node's position
+     * \param node the node (comm_src, comm_tag)
+     */
+    void Receive(uint32_t rank, uint32_t position, const EtNode& node);
+
+    /**
+     * Start a MEM_LOAD_NODE or MEM_STORE_NODE.
+     * \param rank the rank
+     * \param position the node's position
+     * \param node the node (tensor_size)
+     * \param where file and node, for messages
+     */
+    void AccessRemoteMemory(uint32_t rank,
+                            uint32_t position,
+                            const EtNode& node,
+                            const std::string& where);
+
+    /**
+     * A rank has finished every node.
+     * \param rank the rank
+     */
+    void RankFinished(uint32_t rank);
+
+    /** A rank's application has started. */
+    void RankStarted();
+
+    /** A node has started on some rank. */
+    void NodeStarted();
+
+    /** A node has finished on some rank. */
+    void NodeEnded();
+
+    /**
+     * A rank has issued everything it can for now. Once every application has started,
+     * a run with no node running anywhere can make no further progress (every rank
+     * has finished, or the ranks wait for each other): the Idle trace source fires and,
+     * with StopWhenIdle, the simulation is stopped there, whatever events other models
+     * still hold.
+     */
+    void RankIdle();
+
+    /**
+     * \return true once every application has started and no node runs on any rank:
+     *         the engine's ranks have finished or wait for each other
+     */
+    bool IsIdle() const;
+
+    /** \return nodes running over all ranks */
+    uint64_t GetRunningNodeCount() const;
+
+    /** \return every collective issued, with its timing */
+    const std::vector<ReplayCollective>& GetCollectives() const;
+    /** \param rank a rank \return payload it sent, collectives and point-to-point */
+    uint64_t GetBytesSent(uint32_t rank) const;
+    /** \param rank a rank \return payload it received, collectives and point-to-point */
+    uint64_t GetBytesReceived(uint32_t rank) const;
+    /**
+     * \return nodes run in a degraded way (replayed by their duration for lack of what
+     *         the network needs, receives of another size than their message) and
+     *         messages that arrived without a receive
+     */
+    ReplayNotes GetNotes() const;
+
+    /**
+     * Why the replay cannot go on, once the simulator has run out of events with ranks
+     * unfinished.
+     * \param limit most lines
+     * \return one line per blocked rank, collective or message key
+     */
+    std::vector<std::string> DescribeStuck(size_t limit) const;
+
+    /** TracedCallback signature of a finished collective. */
+    typedef void (*CollectiveTracedCallback)(uint32_t id);
+    /** TracedCallback signature of an engine gone idle. */
+    typedef void (*IdleTracedCallback)();
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A collective finished on one rank (CollectiveRunner callback). */
+    void CollectiveDone(uint32_t rank, uint32_t id);
+    /** A point-to-point message arrived at its destination. */
+    void MessageArrived(uint32_t src, uint32_t dst, int64_t tag, uint64_t bytes);
+    /** A receive has its message: note a size that differs from the node's, finish it. */
+    void ReceiveMatched(uint32_t rank, uint32_t position, uint64_t bytes);
+    /** Tell a rank's application that one of its nodes finished. */
+    void Done(uint32_t rank, uint32_t position);
+
+    Ptr<NetworkBackend> m_backend;                           //!< the network
+    std::shared_ptr<const CommGroupTable> m_groups;          //!< communicator groups
+    std::unique_ptr<CollectiveRunner> m_runner;              //!< collectives of every rank
+    std::unique_ptr<ReplayCollectiveMatcher> m_matcher;      //!< collectives across ranks
+    ReplayP2pMatcher m_p2p;                                  //!< sends and receives
+    std::unique_ptr<RemoteMemoryModel> m_memory;             //!< remote memory, if any
+    ReplayComputeModel m_compute;                            //!< compute durations
+    std::vector<Ptr<EtReplayApp>> m_apps;                    //!< by rank
+    std::unordered_map<uint64_t, uint32_t> m_collectiveNode; //!< (rank, id) -> position
+    std::vector<uint64_t> m_p2pSent;                         //!< per rank
+    std::vector<uint64_t> m_p2pReceived;                     //!< per rank
+    uint32_t m_finishedRanks{0};                             //!< ranks done
+    uint32_t m_startedRanks{0};                              //!< applications started
+    uint64_t m_runningNodes{0};                              //!< nodes running, all ranks
+    bool m_stopWhenIdle{true};                               //!< attribute StopWhenIdle
+    ReplayNotes m_notes;                                     //!< degraded nodes
+    TracedCallback<uint32_t> m_collectiveFinished;           //!< all ranks done with one
+    TracedCallback<> m_idle;                                 //!< no node runs anywhere
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_REPLAY_ENGINE_H */
