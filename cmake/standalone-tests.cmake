@@ -27,3 +27,8 @@ add_test(NAME compare-tool
          COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/compare/tests)
 set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
+
+# doc/programming's program, built against the installed package (find_package, pkg-config).
+add_test(NAME out-of-tree-program
+         COMMAND bash ${CMAKE_SOURCE_DIR}/test/out-of-tree-program.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(out-of-tree-program PROPERTIES TIMEOUT 600)

@@ -14,7 +14,6 @@ include(CMakePackageConfigHelpers)
 # The ns-3 modules, under the names ns-3's own build gives them.
 set(libcore ns3::libcore)
 set(libnetwork ns3::libnetwork)
-set(libapplications ns3::libapplications)
 set(libmlfabric mlfabric)
 
 set(MLFABRIC_HEADER_DIR ${CMAKE_BINARY_DIR}/include)
@@ -72,6 +71,8 @@ function(mlfabric_install_package)
   install(FILES ${CMAKE_BINARY_DIR}/mlfabricConfig.cmake
                 ${CMAKE_BINARY_DIR}/mlfabricConfigVersion.cmake
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mlfabric)
+  # Relative to the .pc file, so that the installed tree can move.
+  file(RELATIVE_PATH MLFABRIC_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/mlfabric.pc.in ${CMAKE_BINARY_DIR}/mlfabric.pc
                  @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/mlfabric.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -12,6 +12,7 @@
 #include "ns3/pfc-header.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-wire.h"
+#include "ns3/time-resolution.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -110,6 +111,7 @@ RocePort::GetTypeId()
 RocePort::RocePort()
     : m_lossRng(CreateObject<UniformRandomVariable>())
 {
+    RequirePicosecondResolution("RocePort");
 }
 
 RocePort::~RocePort() = default;
