@@ -27,3 +27,12 @@ add_test(NAME compare-tool
          COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/compare/tests)
 set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
+
+# The API reference stays complete: `mlfabric doc` runs doxygen over model/ and helper/ and
+# fails on any warning (an undocumented declaration, parameter or return value).
+find_program(DOXYGEN doxygen)
+if(DOXYGEN)
+  add_test(NAME doxygen-warnings COMMAND ${CMAKE_SOURCE_DIR}/mlfabric doc)
+  set_tests_properties(doxygen-warnings PROPERTIES TIMEOUT 300 ENVIRONMENT
+                       "MLFABRIC_BUILD_DIR=${CMAKE_BINARY_DIR};MLFABRIC_DOXYGEN=${DOXYGEN}")
+endif()

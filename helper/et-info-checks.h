@@ -19,7 +19,7 @@ namespace ns3
 constexpr uint64_t kEtMaxProblemsListed = 100;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * What the cross-rank checks of a workload found.
  */
 struct EtWorkloadChecks
@@ -35,7 +35,7 @@ struct EtWorkloadChecks
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Check that the ranks of a workload can replay together.
  *
  * - every collective names a known group (pg_name "" or "0": all ranks; others: an id

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * An N-to-1 incast through one switch: the demo of the data plane and its tests.
  */
 struct IncastConfig

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Samples every switch of a packet-level network at a fixed period: its queued bytes,
  * its longest egress queue, and the PFC pause frames its ports have sent so far.
  *

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Network-wide figures of a packet-level run, summed over every switch and NIC.
  */
 struct NetworkStats

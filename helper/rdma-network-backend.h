@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The workload-network seam implemented by the packet-level RoCE network.
  *
  * Each message becomes an RDMA send on a queue pair from the source rank's NIC to the

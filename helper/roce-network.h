@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Builds a packet-level RoCE network: hosts with RDMA NICs, switches, cables, routes.
  *
  * Node ids are ns-3 node ids and double as RoCE addresses. Routes default to all

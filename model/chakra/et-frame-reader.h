@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Splits a Chakra .et file into its messages.
  *
  * The file is a concatenation of messages, each preceded by its length as a protobuf

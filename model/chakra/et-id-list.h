@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * A list of node ids sized for trace dependencies: 16 bytes, one id stored inline.
  *
  * Most nodes of real traces have zero or one dependency of each kind, so keeping the

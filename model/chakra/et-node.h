@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Chakra NodeType; the numbers are the schema's. Values 8 and above (proposed storage
  * node types) are kept as read and are not named here.
  */
@@ -31,7 +31,7 @@ enum class EtNodeType : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Chakra CollectiveCommType, carried by the `comm_type` attribute; the schema's numbers.
  */
 enum class EtCollectiveType : uint8_t
@@ -52,7 +52,7 @@ enum class EtCollectiveType : uint8_t
 constexpr int64_t kEtMaxCollectiveType = 9;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * The node attributes a replay reads, one presence bit each in EtNode::present.
  */
 enum EtAttribute : uint16_t
@@ -74,7 +74,7 @@ enum EtAttribute : uint16_t
 constexpr uint32_t kEtMaxInvolvedDims = 32;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * One Chakra node in the compact form a replay keeps in memory.
  *
  * It holds what the replay needs and nothing of protobuf: about 150 bytes plus

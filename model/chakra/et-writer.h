@@ -18,7 +18,7 @@ namespace ns3
 constexpr const char* kEtSchemaVersion = "0.0.4";
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Writes one rank's Chakra trace: the GlobalMetadata, then one Node per AddNode call.
  *
  * \code

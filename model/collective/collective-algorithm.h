@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The per-dimension collective algorithms of ASTRA-sim's system layer.
  */
 enum class CollectiveAlgorithm : uint8_t
@@ -23,7 +23,7 @@ enum class CollectiveAlgorithm : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * One entry of an "*-implementation" list of ASTRA-sim's system JSON.
  */
 struct AlgorithmSpec

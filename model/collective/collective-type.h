@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The collectives of the Chakra schema, numbered as its CollectiveCommType enum.
  */
 enum class CollectiveType : uint8_t

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * How data-parallel replicas keep their parameters in step.
  */
 enum class DpSharding
@@ -26,7 +26,7 @@ enum class DpSharding
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param text none, zero or fsdp
  * \return the sharding
  * \throws InputError naming --sharding otherwise
@@ -36,7 +36,7 @@ DpSharding ParseDpSharding(const std::string& text);
 std::string ToString(DpSharding sharding);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * A GPT-like decoder-only model and how its training is parallelized.
  */
 struct TransformerConfig
