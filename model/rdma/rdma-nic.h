@@ -158,6 +158,7 @@ class RdmaNic
     bool HasPending(const RocePort& port) const override;
 
   protected:
+    /** Cancel the ports' pacing wake-ups, drop the ports and dispose of every queue pair. */
     void DoDispose() override;
 
   private:

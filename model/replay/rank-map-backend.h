@@ -49,6 +49,7 @@ class RankMapBackend : public NetworkBackend
     Time Now() const override;
 
   protected:
+    /** Drop the wrapped network backend. */
     void DoDispose() override;
 
   private:

@@ -206,6 +206,7 @@ class ReplayEngine : public Object
     typedef void (*IdleTracedCallback)();
 
   protected:
+    /** Drop the NPUs' applications, the collective runner and the backend. */
     void DoDispose() override;
 
   private:
