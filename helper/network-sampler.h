@@ -48,7 +48,8 @@ class NetworkSampler
     const std::vector<Sample>& GetSamples() const;
     /**
      * Write the samples as CSV (time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames).
-     * Throws InputError naming the file when it cannot be written.
+     * \param path the CSV file to write
+     * \throws InputError naming the file when it cannot be written
      */
     void WriteCsv(const std::string& path) const;
 

@@ -97,6 +97,7 @@ std::ostream& operator<<(std::ostream& os, const EcnThresholdMap& map);
  */
 std::istream& operator>>(std::istream& is, EcnThresholdMap& map);
 
+/** EcnThresholdMapValue and MakeEcnThresholdMapChecker(): the map as an ns-3 attribute. */
 ATTRIBUTE_HELPER_HEADER(EcnThresholdMap);
 
 } // namespace ns3

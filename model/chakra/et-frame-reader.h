@@ -32,6 +32,7 @@ class EtFrameReader
      * \throws InputError if the file cannot be opened
      */
     explicit EtFrameReader(const std::string& path);
+    /** Close the file. */
     ~EtFrameReader();
     EtFrameReader(const EtFrameReader&) = delete;
     EtFrameReader& operator=(const EtFrameReader&) = delete;

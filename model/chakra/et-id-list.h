@@ -33,6 +33,7 @@ class EtIdList
     EtIdList& operator=(const EtIdList& other);
     /** \param other the list to take over; left empty \return this list */
     EtIdList& operator=(EtIdList&& other) noexcept;
+    /** Release the heap block, if the list has one. */
     ~EtIdList();
 
     /** \param id appended at the end */
