@@ -223,7 +223,7 @@ class RocePort : public NetDevice
     uint32_t GetIfIndex() const override;
     /** \return the RoceChannel the port is attached to, or null */
     Ptr<Channel> GetChannel() const override;
-    /** Ignored: frames are forwarded by node and route, not by MAC address. \param address unused */
+    /** Ignored: frames go by node and route, not by MAC address. \param address unused */
     void SetAddress(Address address) override;
     /** \return an all-zero MAC address: the port has none */
     Address GetAddress() const override;
