@@ -15,7 +15,10 @@
 namespace ns3
 {
 
-/** Problems kept verbatim by EtWorkloadChecks; the rest are only counted. */
+/**
+ * \ingroup mlfabric-helper
+ * Problems kept verbatim by EtWorkloadChecks; the rest are only counted.
+ */
 constexpr uint64_t kEtMaxProblemsListed = 100;
 
 /**

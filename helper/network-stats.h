@@ -39,6 +39,7 @@ struct NetworkStats
 };
 
 /**
+ * \ingroup mlfabric-helper
  * Collect the figures of \p net now.
  * \param net the network
  * \param queues its queue monitor (for the mean queue), or nullptr

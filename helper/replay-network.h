@@ -32,12 +32,16 @@ enum class ReplayBackendKind : uint8_t
 };
 
 /**
+ * \ingroup mlfabric-helper
  * \param name "packet", "analytical" or "analytical-aware"
  * \return the kind; throws InputError "--backend: ..." for another name
  */
 ReplayBackendKind ParseReplayBackendKind(const std::string& name);
 
-/** \param kind a backend \return its command-line name */
+/**
+ * \ingroup mlfabric-helper
+ * \param kind a backend \return its command-line name
+ */
 std::string ToString(ReplayBackendKind kind);
 
 /**

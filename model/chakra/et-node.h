@@ -48,7 +48,10 @@ enum class EtCollectiveType : uint8_t
     BARRIER = 9,
 };
 
-/** Largest EtCollectiveType number. */
+/**
+ * \ingroup mlfabric-chakra
+ * Largest EtCollectiveType number.
+ */
 constexpr int64_t kEtMaxCollectiveType = 9;
 
 /**
@@ -70,7 +73,10 @@ enum EtAttribute : uint16_t
     ET_INVOLVED_DIM = 1u << 10, //!< `involved_dim`: network dimensions taking part
 };
 
-/** Most network dimensions an `involved_dim` list may name. */
+/**
+ * \ingroup mlfabric-chakra
+ * Most network dimensions an `involved_dim` list may name.
+ */
 constexpr uint32_t kEtMaxInvolvedDims = 32;
 
 /**
@@ -145,11 +151,20 @@ struct EtNode
     bool operator!=(const EtNode& other) const;
 };
 
-/** \param type a node type \return its schema name, or "NODE_TYPE_<n>" if unnamed */
+/**
+ * \ingroup mlfabric-chakra
+ * \param type a node type \return its schema name, or "NODE_TYPE_<n>" if unnamed
+ */
 std::string ToString(EtNodeType type);
-/** \param collective a collective \return its schema name, e.g. "ALL_REDUCE" */
+/**
+ * \ingroup mlfabric-chakra
+ * \param collective a collective \return its schema name, e.g. "ALL_REDUCE"
+ */
 std::string ToString(EtCollectiveType collective);
-/** \param type a node type \return true if the schema names it (0..7) */
+/**
+ * \ingroup mlfabric-chakra
+ * \param type a node type \return true if the schema names it (0..7)
+ */
 bool IsKnownNodeType(EtNodeType type);
 
 } // namespace ns3

@@ -14,7 +14,10 @@
 namespace ns3
 {
 
-/** GlobalMetadata version written by default: the proto3 schema layout in use. */
+/**
+ * \ingroup mlfabric-chakra
+ * GlobalMetadata version written by default: the proto3 schema layout in use.
+ */
 constexpr const char* kEtSchemaVersion = "0.0.4";
 
 /**

@@ -41,6 +41,7 @@ struct AlgorithmSpec
 };
 
 /**
+ * \ingroup mlfabric-collective
  * Parse an implementation name: ring, oneRing, direct, directN, oneDirect, oneDirectN,
  * halvingDoubling, oneHalvingDoubling, doubleBinaryTree (N = window, decimal).
  * \param text the name
@@ -51,6 +52,7 @@ struct AlgorithmSpec
 AlgorithmSpec ParseAlgorithmSpec(const std::string& text, const std::string& where);
 
 /**
+ * \ingroup mlfabric-collective
  * \param spec an implementation
  * \return its ASTRA-sim name, e.g. "direct4" or "oneRing"
  */

@@ -101,6 +101,7 @@ struct SystemConfig
 };
 
 /**
+ * \ingroup mlfabric-collective
  * Read an ASTRA-sim system JSON file. Unknown keys, and keys ASTRA-sim 2.0 itself
  * ignores, are reported as warnings (printed to stderr and kept in
  * SystemConfig::warnings); malformed values throw InputError naming the file, the line
@@ -111,6 +112,7 @@ struct SystemConfig
 SystemConfig LoadSystemConfig(const std::string& path);
 
 /**
+ * \ingroup mlfabric-collective
  * Parse the text of a system JSON.
  * \param text the JSON
  * \param source name used in messages (usually the path)

@@ -32,7 +32,10 @@ enum class DpSharding
  * \throws InputError naming --sharding otherwise
  */
 DpSharding ParseDpSharding(const std::string& text);
-/** \param sharding a sharding \return none, zero or fsdp */
+/**
+ * \ingroup mlfabric-gen
+ * \param sharding a sharding \return none, zero or fsdp
+ */
 std::string ToString(DpSharding sharding);
 
 /**

@@ -24,7 +24,10 @@ namespace ns3
 class RoceChannel;
 class RocePort;
 
-/** Number of IEEE 802.1p priorities. */
+/**
+ * \ingroup mlfabric-link
+ * Number of IEEE 802.1p priorities.
+ */
 constexpr uint8_t kNumPriorities = 8;
 
 /**
