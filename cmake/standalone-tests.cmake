@@ -29,7 +29,8 @@ set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
 
 # The API reference stays complete: `mlfabric doc` runs doxygen over model/ and helper/ and
-# fails on any warning (an undocumented declaration, parameter or return value).
+# fails on any warning (an undocumented declaration, parameter or return value, or a
+# comment doxygen cannot read).
 find_program(DOXYGEN doxygen)
 if(DOXYGEN)
   add_test(NAME doxygen-warnings COMMAND ${CMAKE_SOURCE_DIR}/mlfabric doc)
