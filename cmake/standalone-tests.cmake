@@ -32,3 +32,13 @@ set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
 add_test(NAME out-of-tree-program
          COMMAND bash ${CMAKE_SOURCE_DIR}/test/out-of-tree-program.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(out-of-tree-program PROPERTIES TIMEOUT 600)
+
+# The API reference stays complete: `mlfabric doc` runs doxygen over model/ and helper/ and
+# fails on any warning (an undocumented declaration, parameter or return value, or a
+# comment doxygen cannot read).
+find_program(DOXYGEN doxygen)
+if(DOXYGEN)
+  add_test(NAME doxygen-warnings COMMAND ${CMAKE_SOURCE_DIR}/mlfabric doc)
+  set_tests_properties(doxygen-warnings PROPERTIES TIMEOUT 300 ENVIRONMENT
+                       "MLFABRIC_BUILD_DIR=${CMAKE_BINARY_DIR};MLFABRIC_DOXYGEN=${DOXYGEN}")
+endif()

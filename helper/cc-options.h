@@ -14,7 +14,7 @@ namespace ns3
 class ExampleCli;
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Declare the congestion-control options of an example:
  * --cc=none|dcqcn|dcqcn-hpccns3|hpcc|timely|dctcp|swift|all, --cc-preset=NAME and
  * --ecn=MAP. Scheme parameters are ns-3 attributes (--ns3::CcHpcc::TargetUtilization=0.9).
@@ -23,7 +23,7 @@ class ExampleCli;
 void AddCcOptions(ExampleCli& cli);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Read the congestion-control options after ExampleCli::Parse.
  *
  * Without --cc the preset's scheme runs, or none without a preset; --cc=all gives one

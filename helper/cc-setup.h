@@ -16,7 +16,7 @@ namespace ns3
 class RoceNetwork;
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * One parameter of a congestion-control scheme, as a command line gives it:
  * --ns3::CcHpcc::TargetUtilization=0.9 is {"hpcc", "TargetUtilization", "0.9"}.
  */
@@ -28,7 +28,7 @@ struct CcParameter
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The congestion control of a run: scheme, peer preset, ECN thresholds and parameters.
  */
 struct CcSettings
@@ -41,7 +41,7 @@ struct CcSettings
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * What InstallCongestionControl installed.
  */
 struct CcInstallation
@@ -52,10 +52,10 @@ struct CcInstallation
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Pick the congestion-control parameters out of a command line.
  *
- * Arguments of the form --ns3::<TypeId>::<Attribute>=<value> whose TypeId is a scheme
+ * Arguments of the form `--ns3::<TypeId>::<Attribute>=<value>` whose TypeId is a scheme
  * of the registry are checked against the attribute's range and returned; all other
  * arguments are left alone.
  * \param argc argument count
@@ -66,7 +66,7 @@ struct CcInstallation
 std::vector<CcParameter> CcParametersFromArguments(int argc, char** argv);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param settings the settings
  * \return the scheme that runs: the given one, else the preset's, else "none"
  * \throws InputError for an unknown scheme or preset
@@ -74,7 +74,7 @@ std::vector<CcParameter> CcParametersFromArguments(int argc, char** argv);
 std::string ResolveCcScheme(const CcSettings& settings);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param settings the settings
  * \param scheme the scheme that runs
  * \param hostRateBps the host link rate, bit/s
@@ -87,7 +87,7 @@ EcnThresholdMap ResolveEcnMap(const CcSettings& settings,
                               uint64_t hostRateBps);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Check the settings without touching any attribute: the scheme and preset names, the
  * ECN map text and every parameter.
  * \param settings the settings
@@ -96,7 +96,7 @@ EcnThresholdMap ResolveEcnMap(const CcSettings& settings,
 void CheckCcSettings(const CcSettings& settings);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Give every switch egress port the ECN thresholds of its line rate.
  * \param net a network whose links are all added
  * \param map the thresholds per rate (at least one entry)
@@ -104,7 +104,7 @@ void CheckCcSettings(const CcSettings& settings);
 void ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Install congestion control on a built network, before its queue pairs are opened.
  *
  * Sets, in this order, the preset's parameter defaults (scaled with the host rate),

@@ -15,11 +15,14 @@
 namespace ns3
 {
 
-/** Problems kept verbatim by EtWorkloadChecks; the rest are only counted. */
+/**
+ * \ingroup mlfabric-helper
+ * Problems kept verbatim by EtWorkloadChecks; the rest are only counted.
+ */
 constexpr uint64_t kEtMaxProblemsListed = 100;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * What the cross-rank checks of a workload found.
  */
 struct EtWorkloadChecks
@@ -35,7 +38,7 @@ struct EtWorkloadChecks
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Check that the ranks of a workload can replay together.
  *
  * - every collective names a known group (pg_name "" or "0": all ranks; others: an id

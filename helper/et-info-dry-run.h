@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Outcome of running a workload with every node taking no time.
  */
 struct EtDryRun
@@ -32,7 +32,7 @@ struct EtDryRun
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Replay a workload with zero-time nodes to find deadlocks across ranks.
  *
  * Each rank issues its ready nodes lowest position first, as ASTRA-sim issues the lowest

@@ -13,13 +13,13 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Communicator groups by pg_name, each with its ranks in ascending order.
  */
 using EtCommGroups = std::map<std::string, std::vector<uint32_t>>;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Read an ASTRA-sim communicator-group file: {"<id>": [rank, ...], ...}.
  *
  * \param path the file

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Write a trace file as JSON lines, the form of chakra_jsonizer: protobuf's JSON
  * mapping of the GlobalMetadata, then of each node in file order, one message per line
  * (lowerCamelCase keys such as dataDeps and int64Val, 64-bit integers as strings, enums

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * A number of messages and their bytes.
  */
 struct EtTraffic
@@ -27,7 +27,7 @@ struct EtTraffic
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * One collective as a rank issues it, for matching across the group's members.
  */
 struct EtCollectiveCall
@@ -38,7 +38,7 @@ struct EtCollectiveCall
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * One point-to-point message as a rank sends or receives it.
  */
 struct EtMessage
@@ -51,7 +51,7 @@ struct EtMessage
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * What one rank's trace contains, as et-info reports it.
  */
 struct EtRankInfo
@@ -78,7 +78,7 @@ struct EtRankInfo
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * Summarize one rank's loaded (hence validated) trace.
  *
  * Issue order is the order of a replay in which every node takes no time: among the
@@ -96,7 +96,7 @@ struct EtRankInfo
 EtRankInfo SummarizeEtRank(const EtTrace& trace, uint32_t rank);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-helper
  * \param pgName a collective's pg_name
  * \return the name a report shows: pg_name, or "world" for the default group ("" or "0")
  */

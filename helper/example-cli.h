@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Command line of an mlfabric program: ns-3's CommandLine with strict checking.
  *
  * Options are declared as strings with a default and read back with typed getters
@@ -96,7 +96,7 @@ class ExampleCli
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Run a program body, turning input errors into one line and exit status 2.
  *
  * Also sets picosecond time resolution before the body creates any Time, and the

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Build a fabric description at packet level.
  *
  * Every fabric node becomes an ns-3 node with the same id: NPUs get an RdmaNic, switches

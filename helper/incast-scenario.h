@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * An N-to-1 incast through one switch: the demo of the data plane and its tests.
  */
 struct IncastConfig
@@ -37,7 +37,10 @@ struct IncastConfig
     Time invariantPeriod{0};           //!< check the InvariantChecker rules this often; 0 = off
 };
 
-/** Per-sender outcome. */
+/**
+ * \ingroup mlfabric-helper
+ * Per-sender outcome.
+ */
 struct IncastFlow
 {
     uint32_t sender{0};             //!< node id
@@ -47,7 +50,10 @@ struct IncastFlow
     uint64_t retransmittedBytes{0}; //!< bytes the sender sent more than once
 };
 
-/** Per-port PFC outcome (ports that sent or received PFC). */
+/**
+ * \ingroup mlfabric-helper
+ * Per-port PFC outcome (ports that sent or received PFC).
+ */
 struct IncastPort
 {
     std::string name;           //!< e.g. "switch:3" or "host 2"
@@ -56,7 +62,10 @@ struct IncastPort
     Time pausedTime;            //!< time this port's transmitter was paused
 };
 
-/** What an incast run measured. */
+/**
+ * \ingroup mlfabric-helper
+ * What an incast run measured.
+ */
 struct IncastResult
 {
     std::vector<IncastFlow> flows; //!< one per sender
@@ -87,6 +96,7 @@ struct IncastResult
 };
 
 /**
+ * \ingroup mlfabric-helper
  * Build and run an incast, then tear the simulation down.
  *
  * Without a fabric file the senders and the receiver share one switch whose links have

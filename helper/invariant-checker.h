@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Checks that a packet-level run keeps its books, while it runs and at its end.
  *
  * - Conservation: every payload byte a NIC sent was delivered, discarded as a duplicate

@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * What the invariant checks of one packet-level run found (--check-invariants).
  */
 struct InvariantReport
@@ -30,21 +30,21 @@ struct InvariantReport
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Add --check-invariants (0 or 1) and --invariant-period to an example's options.
  * \param cli the options
  */
 void AddInvariantOptions(ExampleCli& cli);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param cli parsed options of AddInvariantOptions
  * \return the time between checks, or zero when the checks are off
  */
 Time GetInvariantPeriod(const ExampleCli& cli);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Make the last check of a run and gather what the checks found. The end-of-run rules
  * (every message received once and acknowledged, nothing paused) apply only to a run
  * whose workload finished; the periodic checks stop the run at their first violation,
@@ -56,7 +56,7 @@ Time GetInvariantPeriod(const ExampleCli& cli);
 InvariantReport FinishInvariantChecks(const InvariantChecker& checker, bool finished);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Print "invariants: held in N checks" or the violations, one per line.
  * \param os where to print
  * \param report the report; nothing is printed when the checks were off
@@ -64,7 +64,7 @@ InvariantReport FinishInvariantChecks(const InvariantChecker& checker, bool fini
 void PrintInvariantReport(std::ostream& os, const InvariantReport& report);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param report the report
  * \return {"checks": N, "violations": [...]}, or null when the checks were off
  */

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Samples every switch of a packet-level network at a fixed period: its queued bytes,
  * its longest egress queue, and the PFC pause frames its ports have sent so far.
  *
@@ -48,7 +48,8 @@ class NetworkSampler
     const std::vector<Sample>& GetSamples() const;
     /**
      * Write the samples as CSV (time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames).
-     * Throws InputError naming the file when it cannot be written.
+     * \param path the CSV file to write
+     * \throws InputError naming the file when it cannot be written
      */
     void WriteCsv(const std::string& path) const;
 

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Network-wide figures of a packet-level run, summed over every switch and NIC.
  */
 struct NetworkStats
@@ -39,6 +39,7 @@ struct NetworkStats
 };
 
 /**
+ * \ingroup mlfabric-helper
  * Collect the figures of \p net now.
  * \param net the network
  * \param queues its queue monitor (for the mean queue), or nullptr

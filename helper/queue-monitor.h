@@ -15,7 +15,7 @@ namespace ns3
 class RoceNetwork;
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Peak and time-weighted mean of every switch egress queue, from the switches'
  * QueueLength trace.
  *

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The workload-network seam implemented by the packet-level RoCE network.
  *
  * Each message becomes an RDMA send on a queue pair from the source rank's NIC to the
@@ -47,7 +47,11 @@ class RdmaNetworkBackend : public NetworkBackend
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
 
-    /** Run \p fn after \p delay, counted among the work the workload waits on. */
+    /**
+     * Run \p fn after \p delay, counted among the work the workload waits on.
+     * \param delay non-negative delay
+     * \param fn the work to run
+     */
     void Schedule(Time delay, std::function<void()> fn) override;
 
     /** \return messages sent and not yet both left and arrived */

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Put every job's ranks on fabric NPUs.
  *
  * Jobs that list their NPUs get them, in the order listed (rank r on the r-th); the
@@ -31,7 +31,7 @@ std::vector<std::vector<uint32_t>> PlaceReplayJobs(const std::vector<ReplayJobSp
                                                    uint32_t npuCount);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The dimensions a job's collectives are decomposed over.
  *
  * A job on a consecutive block of NPUs aligned with the fabric's dimensions keeps them

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * One job's figures, from its ranks and collectives.
  */
 struct ReplayJobFigures
@@ -35,14 +35,14 @@ struct ReplayJobFigures
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param job a job of a multi-job replay
  * \return its figures
  */
 ReplayJobFigures ComputeReplayJobFigures(const ReplayJobResult& job);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Print a multi-job replay as tables: the run and its jobs, one row per job (finish,
  * compute, communication, exposed communication, collective time, and the slowdown
  * when the jobs were also run alone), one row per rank with its NPU, one row per
@@ -59,7 +59,7 @@ void PrintReplayJobTables(std::ostream& out,
                           size_t maxCollectives);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param config the run
  * \param result what it measured
  * \return the --summary JSON of a multi-job run: the run's keys as for one workload, and
@@ -68,7 +68,7 @@ void PrintReplayJobTables(std::ostream& out,
 nlohmann::json ReplayJobsToJson(const ReplayRunConfig& config, const ReplayResult& result);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Write the rank table, with job and NPU columns first, to \p path, the collectives,
  * with a job column first, to CsvSibling(path, "collectives") and the job figures to
  * CsvSibling(path, "jobs"); times in ns. Throws InputError naming a file that

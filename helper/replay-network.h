@@ -21,7 +21,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Which network model carries a replay's messages.
  */
 enum class ReplayBackendKind : uint8_t
@@ -32,16 +32,20 @@ enum class ReplayBackendKind : uint8_t
 };
 
 /**
+ * \ingroup mlfabric-helper
  * \param name "packet", "analytical" or "analytical-aware"
  * \return the kind; throws InputError "--backend: ..." for another name
  */
 ReplayBackendKind ParseReplayBackendKind(const std::string& name);
 
-/** \param kind a backend \return its command-line name */
+/**
+ * \ingroup mlfabric-helper
+ * \param kind a backend \return its command-line name
+ */
 std::string ToString(ReplayBackendKind kind);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * How to build the network of a replay.
  */
 struct ReplayNetworkConfig
@@ -55,7 +59,7 @@ struct ReplayNetworkConfig
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * A built network: the backend the replay talks to, the ns-3 node of every rank, and
  * the dimensions collectives are decomposed over.
  */
@@ -71,7 +75,7 @@ struct ReplayNetwork
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The analytical view of a fabric: an ASTRA-sim network file as ASTRA-sim reads it
  * (with its bandwidths scaled by \p goodput), or a fabric of Ring, FullyConnected and
  * Switch dimensions, each taking the rate and delay of its links. Throws InputError
@@ -87,7 +91,7 @@ AnalyticalTopology MakeReplayAnalyticalTopology(const LoadedFabric& loaded,
                                                 double goodput);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The dimensions collectives are decomposed over: the fabric's when their sizes
  * multiply to its NPU count, else one dimension of every NPU.
  * \param fabric the fabric
@@ -96,7 +100,7 @@ AnalyticalTopology MakeReplayAnalyticalTopology(const LoadedFabric& loaded,
 std::vector<uint32_t> ReplayPhysicalDimensions(const Fabric& fabric);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Read the fabric and build the chosen backend over it. At packet level the fabric is
  * installed (InstallFabric) with the configured MTU, congestion control and queue-pair
  * mode, and each rank's application will live on its NPU's node; the analytical

@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Reports a long run's progress and stops it cleanly when asked.
  *
  * A check runs periodically in simulated time. It adapts its period so that checks

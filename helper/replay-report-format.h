@@ -20,8 +20,7 @@ namespace replayfmt
 {
 
 /**
- * \ingroup mlfabric
- * \defgroup mlfabric-replay-report-format Replay report formatting
+ * \addtogroup mlfabric-replay-report-format
  * Units, fields and the parts shared by the single-workload and multi-job reports.
  * @{
  */

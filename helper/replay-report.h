@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Print a replay as tables: the run, one row per rank (finish, compute, communication,
  * exposed communication, bytes), one row per collective (at most \p maxCollectives,
  * then a count of the rest), notes and totals. Times in microseconds.
@@ -30,7 +30,7 @@ void PrintReplayTables(std::ostream& out,
                        size_t maxCollectives);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Print one line per rank the way ASTRA-sim 2.0 reports a finished system:
  * "sys[<rank>] finished, <T> cycles, exposed communication <T - compute> cycles."
  * (a cycle is one ns; times truncated to whole ns), for comparison with its logs. In a
@@ -41,7 +41,7 @@ void PrintReplayTables(std::ostream& out,
 void PrintAstraSimLines(std::ostream& out, const ReplayResult& result);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param config the run
  * \param result what it measured
  * \return the --summary JSON: ranks[] (finish_ns, compute_ns, comm_ns, exposed_comm_ns,
@@ -52,7 +52,7 @@ void PrintAstraSimLines(std::ostream& out, const ReplayResult& result);
 nlohmann::json ReplayToJson(const ReplayRunConfig& config, const ReplayResult& result);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param path the --csv value, e.g. "out.csv"
  * \return the file of the collectives: the path with ".collectives" before its
  *         extension, e.g. "out.collectives.csv"
@@ -60,7 +60,7 @@ nlohmann::json ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r
 std::string ReplayCollectivesCsvPath(const std::string& path);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Write the rank table to \p path and the collective table to
  * ReplayCollectivesCsvPath(path), as CSV with a header line; times in ns. Throws
  * InputError naming a file that cannot be written. Nothing is written for an empty path.

@@ -25,12 +25,12 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * A Chakra replay to run: workload, network, system and options.
  */
 struct ReplayRunConfig
 {
-    std::string workload;                //!< prefix: rank r reads <workload>.<r>.et
+    std::string workload;                //!< prefix: rank r reads `<workload>.r.et`
     std::vector<ReplayJobSpec> jobs;     //!< several jobs on one fabric, instead of workload
     ReplayNetworkConfig network;         //!< fabric and backend
     std::string systemPath;              //!< ASTRA-sim system JSON; empty: ring on every dimension
@@ -52,7 +52,7 @@ struct ReplayRunConfig
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * One collective of a replay, as its ranks ran it.
  */
 struct ReplayCollectiveRecord
@@ -71,7 +71,7 @@ struct ReplayCollectiveRecord
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * One job of a multi-job replay, as it ran.
  */
 struct ReplayJobResult
@@ -90,7 +90,7 @@ struct ReplayJobResult
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * What a replay measured.
  */
 struct ReplayResult
@@ -126,7 +126,7 @@ struct ReplayResult
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The system configuration used without --system: ASTRA-sim's defaults with a ring
  * for every collective on every dimension.
  * \param dimensions number of network dimensions
@@ -135,7 +135,7 @@ struct ReplayResult
 SystemConfig DefaultReplaySystemConfig(size_t dimensions);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Build the network, load every rank's trace, replay the workload with one
  * EtReplayApp per NPU and tear the simulation down.
  *

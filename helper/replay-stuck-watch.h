@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Ends a packet-level replay whose ranks can only wait: the workload is unfinished, no
  * message is in flight and no compute or other work is scheduled, and that has lasted a
  * whole patience (receives for messages no one sends, collectives some rank never

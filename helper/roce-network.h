@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Builds a packet-level RoCE network: hosts with RDMA NICs, switches, cables, routes.
  *
  * Node ids are ns-3 node ids and double as RoCE addresses. Routes default to all
@@ -68,23 +68,34 @@ class RoceNetwork
      */
     Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t priority);
 
-    /** \return true if \p node is a host */
+    /** \param node a node id \return true if \p node is a host */
     bool IsHost(uint32_t node) const;
-    /** \return the NIC of host \p node */
+    /** \param node a host's node id \return the NIC of host \p node */
     Ptr<RdmaNic> GetNic(uint32_t node) const;
-    /** \return the switch \p node */
+    /** \param node a switch's node id \return the switch \p node */
     Ptr<RoceSwitch> GetSwitch(uint32_t node) const;
     /** \return the hosts' node ids */
     const std::vector<uint32_t>& GetHosts() const;
     /** \return the switches' node ids */
     const std::vector<uint32_t>& GetSwitches() const;
-    /** \return every port of \p node, in AddLink order */
+    /** \param node a node id \return every port of \p node, in AddLink order */
     std::vector<Ptr<RocePort>> GetPorts(uint32_t node) const;
-    /** \return the hops between nodes on the routed path from \p src to \p dst */
+    /**
+     * \param src source node
+     * \param dst destination node
+     * \return the hops between nodes on the routed path from \p src to \p dst
+     */
     uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
-    /** \return the unloaded round trip of a full packet and its ACK on the routed path */
+    /**
+     * \param src sending host
+     * \param dst receiving host
+     * \return the unloaded round trip of a full packet and its ACK on the routed path
+     */
     Time GetBaseRtt(uint32_t src, uint32_t dst) const;
     /**
+     * \param src sending host
+     * \param dst receiving host
+     * \param port the port of \p src the path leaves by
      * \return the unloaded round trip on the path leaving \p src by \p port, as a queue
      *         pair sending on that port sees it
      */

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Ends a packet-level run that can no longer finish, and says why.
  *
  * Two conditions are watched by one periodic check, so that a run never hangs silently

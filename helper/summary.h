@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Write a program's figures as JSON (the --summary=FILE convention of every example).
  *
  * Throws InputError naming the file when it cannot be written.

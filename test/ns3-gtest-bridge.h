@@ -13,7 +13,7 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-tests
- * One ns-3 TestSuite that runs the GoogleTest cases of one test/<area>-test.cc.
+ * One ns-3 TestSuite that runs the GoogleTest cases of one `test/<area>-test.cc`.
  *
  * In an ns-3 source tree, ns-3's test.py runs TestSuites; the mlfabric cases are written
  * with GoogleTest (and run under ctest in the standalone build). Each suite runs the cases
@@ -25,7 +25,9 @@ class GtestSuite : public TestSuite
   public:
     /**
      * \param name the ns-3 suite name, e.g. "mlfabric-pfc"
-     * \param filter a GoogleTest filter selecting the file's cases, e.g. "Pfc.*:Pfc/*"
+     * \param filter a GoogleTest filter selecting the file's cases: "Pfc.*" for a suite
+     *        Pfc, joined by ':' with the same behind the instantiation prefix of its
+     *        parameterized cases (cmake/ns3-tree.cmake writes it)
      */
     GtestSuite(const std::string& name, const std::string& filter);
 };

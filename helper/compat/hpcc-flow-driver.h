@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Runs the flows of an HPCC flow file and writes fct.txt.
  *
  * Each flow starts at its time as a message on a queue pair of its own, as the

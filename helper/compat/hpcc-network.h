@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Make the configuration's data-plane settings the ns-3 defaults: NICs send
  * PACKET_PAYLOAD_SIZE bytes per packet and acknowledge every L2_ACK_INTERVAL bytes (at
  * least every packet); switches have BUFFER_SIZE MiB, ECN marking as ENABLE_QCN says,
@@ -25,7 +25,7 @@ namespace ns3
 void SetHpccNetworkDefaults(const HpccConfig& config, uint8_t losslessPriorities);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Build the network of an HPCC simulator run into an empty RoceNetwork.
  *
  * Every topology node keeps its id, as a host with an RdmaNic or a switch; every link
@@ -44,7 +44,7 @@ void SetHpccNetworkDefaults(const HpccConfig& config, uint8_t losslessPriorities
 void BuildHpccNetwork(const Fabric& fabric, const HpccConfig& config, RoceNetwork& net);
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * \param config the configuration
  * \return the NIC's ACK interval in packets for L2_ACK_INTERVAL bytes:
  *         ceil(L2_ACK_INTERVAL / PACKET_PAYLOAD_SIZE), at least 1

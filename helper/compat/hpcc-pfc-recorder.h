@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Records when each port of a network is paused and resumed by its peer, for the HPCC
  * simulator's pfc.txt.
  *

@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * The HPCC simulator's queue-length monitor (qlen.txt).
  *
  * Every 100 ns from the window's start until a sample at or after its end, each switch

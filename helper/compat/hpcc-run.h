@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * How to run a configuration of the HPCC ns-3 simulator.
  */
 struct HpccRunOptions
@@ -43,7 +43,7 @@ struct HpccRunOptions
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * What a run of an HPCC configuration did.
  */
 struct HpccRunResult
@@ -84,7 +84,7 @@ struct HpccRunResult
 };
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-helper
  * Run a configuration of the HPCC ns-3 simulator with its topology and flow files, and
  * write its fct.txt, pfc.txt and qlen.txt.
  *

@@ -58,6 +58,7 @@ class CcDcqcnHpccNs3 : public RdmaCongestionOps
     uint32_t GetStage() const;
 
   protected:
+    /** Cancel the alpha, rate-decrease and increase timers and drop the queue pair. */
     void DoDispose() override;
 
   private:

@@ -60,6 +60,7 @@ class CcDcqcn : public RdmaCongestionOps
     uint32_t GetByteCounterCount() const;
 
   protected:
+    /** Cancel the rate-increase timer and drop the queue pair, which holds this instance. */
     void DoDispose() override;
 
   private:

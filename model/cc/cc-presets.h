@@ -13,7 +13,10 @@
 namespace ns3
 {
 
-/** Host link rate the presets assume unless told otherwise: 100 Gb/s. */
+/**
+ * \ingroup mlfabric-cc
+ * Host link rate the presets assume unless told otherwise: 100 Gb/s.
+ */
 constexpr uint64_t kCcPresetDefaultHostRateBps = 100000000000ULL;
 
 /**

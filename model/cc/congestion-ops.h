@@ -44,11 +44,11 @@ class CcQueuePairView
     virtual uint64_t GetLineRateBps() const = 0;
     /** \return the current pacing rate, bit/s */
     virtual uint64_t GetRateBps() const = 0;
-    /** Set the pacing rate, bit/s; clamped by the NIC to [1, line rate]. */
+    /** Set the pacing rate; clamped by the NIC to [1, line rate]. \param rate bit/s */
     virtual void SetRateBps(uint64_t rate) = 0;
     /** \return the window in bytes; 0 means no window */
     virtual uint64_t GetWindowBytes() const = 0;
-    /** Set the window in bytes; 0 means no window. */
+    /** Set the window; 0 means no window. \param window bytes in flight allowed */
     virtual void SetWindowBytes(uint64_t window) = 0;
     /** \return the next byte sequence to send */
     virtual uint64_t GetSndNxt() const = 0;

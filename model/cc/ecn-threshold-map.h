@@ -83,6 +83,7 @@ class EcnThresholdMap
 };
 
 /**
+ * \ingroup mlfabric-cc
  * \param os the stream
  * \param map the map
  * \return the stream, after the text form
@@ -90,6 +91,7 @@ class EcnThresholdMap
 std::ostream& operator<<(std::ostream& os, const EcnThresholdMap& map);
 
 /**
+ * \ingroup mlfabric-cc
  * Read the text form; sets failbit on malformed text.
  * \param is the stream
  * \param map the map to fill
@@ -97,6 +99,10 @@ std::ostream& operator<<(std::ostream& os, const EcnThresholdMap& map);
  */
 std::istream& operator>>(std::istream& is, EcnThresholdMap& map);
 
+/**
+ * \ingroup mlfabric-cc
+ * EcnThresholdMapValue and MakeEcnThresholdMapChecker(): the map as an ns-3 attribute.
+ */
 ATTRIBUTE_HELPER_HEADER(EcnThresholdMap);
 
 } // namespace ns3

@@ -14,8 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
- * \defgroup mlfabric-et-attribute Chakra attribute values
+ * \addtogroup mlfabric-et-attribute
  *
  * Producers write the same attribute under different oneof kinds (`comm_size` as
  * int64_val or uint64_val, `is_cpu_op` as bool_val or int32_val, ...), and a reader

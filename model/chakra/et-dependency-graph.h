@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * A contiguous run of node positions, usable in range-for.
  */
 struct EtIndexRange
@@ -46,7 +46,7 @@ struct EtIndexRange
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * The dependency DAG of one rank's trace, by node position, checked on construction.
  *
  * Edges are the `data_deps`, and also the `ctrl_deps` when asked: PyTorch-converted

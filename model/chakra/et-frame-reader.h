@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Splits a Chakra .et file into its messages.
  *
  * The file is a concatenation of messages, each preceded by its length as a protobuf
@@ -32,6 +32,7 @@ class EtFrameReader
      * \throws InputError if the file cannot be opened
      */
     explicit EtFrameReader(const std::string& path);
+    /** Close the file. */
     ~EtFrameReader();
     EtFrameReader(const EtFrameReader&) = delete;
     EtFrameReader& operator=(const EtFrameReader&) = delete;

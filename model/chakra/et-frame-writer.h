@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Whether a trace file is written plain or gzip-compressed.
  */
 enum class EtCompression
@@ -25,7 +25,7 @@ enum class EtCompression
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Writes protobuf messages with the .et framing: each preceded by its length as a
  * base-128 varint.
  */

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * A list of node ids sized for trace dependencies: 16 bytes, one id stored inline.
  *
  * Most nodes of real traces have zero or one dependency of each kind, so keeping the
@@ -33,6 +33,7 @@ class EtIdList
     EtIdList& operator=(const EtIdList& other);
     /** \param other the list to take over; left empty \return this list */
     EtIdList& operator=(EtIdList&& other) noexcept;
+    /** Release the heap block, if the list has one. */
     ~EtIdList();
 
     /** \param id appended at the end */

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Convert a protobuf Node to the compact EtNode.
  *
  * Known attributes are read whatever integer kind they were written with; the first
@@ -35,7 +35,7 @@ EtNode DecodeEtNode(const ChakraProtoMsg::Node& proto,
                     std::string_view path);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Convert an EtNode to a protobuf Node, writing each attribute present with the oneof
  * kind ASTRA-sim's feeders ask for (`comm_size` int64_val, `comm_src` int32_val,
  * `tensor_size` uint64_val, `is_cpu_op` bool_val, ...), a wider kind only when the value

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Finds a node's position in a trace from its id.
  *
  * Chakra ids are sparse (PyTorch ids) or arbitrary (generators), so they cannot index

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Chakra NodeType; the numbers are the schema's. Values 8 and above (proposed storage
  * node types) are kept as read and are not named here.
  */
@@ -31,7 +31,7 @@ enum class EtNodeType : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Chakra CollectiveCommType, carried by the `comm_type` attribute; the schema's numbers.
  */
 enum class EtCollectiveType : uint8_t
@@ -48,11 +48,14 @@ enum class EtCollectiveType : uint8_t
     BARRIER = 9,
 };
 
-/** Largest EtCollectiveType number. */
+/**
+ * \ingroup mlfabric-chakra
+ * Largest EtCollectiveType number.
+ */
 constexpr int64_t kEtMaxCollectiveType = 9;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * The node attributes a replay reads, one presence bit each in EtNode::present.
  */
 enum EtAttribute : uint16_t
@@ -70,11 +73,14 @@ enum EtAttribute : uint16_t
     ET_INVOLVED_DIM = 1u << 10, //!< `involved_dim`: network dimensions taking part
 };
 
-/** Most network dimensions an `involved_dim` list may name. */
+/**
+ * \ingroup mlfabric-chakra
+ * Most network dimensions an `involved_dim` list may name.
+ */
 constexpr uint32_t kEtMaxInvolvedDims = 32;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * One Chakra node in the compact form a replay keeps in memory.
  *
  * It holds what the replay needs and nothing of protobuf: about 150 bytes plus
@@ -145,11 +151,20 @@ struct EtNode
     bool operator!=(const EtNode& other) const;
 };
 
-/** \param type a node type \return its schema name, or "NODE_TYPE_<n>" if unnamed */
+/**
+ * \ingroup mlfabric-chakra
+ * \param type a node type \return its schema name, or "NODE_TYPE_<n>" if unnamed
+ */
 std::string ToString(EtNodeType type);
-/** \param collective a collective \return its schema name, e.g. "ALL_REDUCE" */
+/**
+ * \ingroup mlfabric-chakra
+ * \param collective a collective \return its schema name, e.g. "ALL_REDUCE"
+ */
 std::string ToString(EtCollectiveType collective);
-/** \param type a node type \return true if the schema names it (0..7) */
+/**
+ * \ingroup mlfabric-chakra
+ * \param type a node type \return true if the schema names it (0..7)
+ */
 bool IsKnownNodeType(EtNodeType type);
 
 } // namespace ns3

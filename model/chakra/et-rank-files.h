@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * \param prefix workload prefix, e.g. "traces/all_reduce/all_reduce"
  * \param rank a rank
  * \return the rank's trace file, `<prefix>.<rank>.et` (ASTRA-sim's naming)
@@ -19,7 +19,7 @@ namespace ns3
 std::string EtRankFilePath(const std::string& prefix, uint32_t rank);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Count the ranks of a workload from the files present.
  *
  * \param prefix workload prefix
@@ -30,7 +30,7 @@ std::string EtRankFilePath(const std::string& prefix, uint32_t rank);
 uint32_t DiscoverEtRankCount(const std::string& prefix);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * \param prefix workload prefix
  * \param rankCount the ranks expected
  * \throws InputError naming the first missing `<prefix>.<rank>.et`, rank < rankCount

@@ -17,8 +17,8 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
- * Reads one rank's Chakra trace, `<prefix>.<rank>.et`, node by node.
+ * \ingroup mlfabric-chakra
+ * Reads one rank's Chakra trace node by node. The file is `<prefix>.<rank>.et`.
  *
  * The first message is the GlobalMetadata, read by the constructor; each later message
  * is one Node. Nothing but the current node is held, so a trace of any length streams

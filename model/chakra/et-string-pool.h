@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Interned, immutable strings for trace nodes.
  *
  * Node names and process-group names repeat heavily in real traces ("aten::mm",

@@ -20,7 +20,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * How a trace is read.
  */
 struct EtLoadOptions
@@ -30,7 +30,7 @@ struct EtLoadOptions
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * One rank's Chakra trace in memory, validated, ready for replay.
  *
  * Holds compact EtNodes in file order (no protobuf messages), an id index and the

@@ -14,11 +14,14 @@
 namespace ns3
 {
 
-/** GlobalMetadata version written by default: the proto3 schema layout in use. */
+/**
+ * \ingroup mlfabric-chakra
+ * GlobalMetadata version written by default: the proto3 schema layout in use.
+ */
 constexpr const char* kEtSchemaVersion = "0.0.4";
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-chakra
  * Writes one rank's Chakra trace: the GlobalMetadata, then one Node per AddNode call.
  *
  * \code

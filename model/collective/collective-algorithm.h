@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The per-dimension collective algorithms of ASTRA-sim's system layer.
  */
 enum class CollectiveAlgorithm : uint8_t
@@ -23,7 +23,7 @@ enum class CollectiveAlgorithm : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * One entry of an "*-implementation" list of ASTRA-sim's system JSON.
  */
 struct AlgorithmSpec
@@ -41,6 +41,7 @@ struct AlgorithmSpec
 };
 
 /**
+ * \ingroup mlfabric-collective
  * Parse an implementation name: ring, oneRing, direct, directN, oneDirect, oneDirectN,
  * halvingDoubling, oneHalvingDoubling, doubleBinaryTree (N = window, decimal).
  * \param text the name
@@ -51,6 +52,7 @@ struct AlgorithmSpec
 AlgorithmSpec ParseAlgorithmSpec(const std::string& text, const std::string& where);
 
 /**
+ * \ingroup mlfabric-collective
  * \param spec an implementation
  * \return its ASTRA-sim name, e.g. "direct4" or "oneRing"
  */

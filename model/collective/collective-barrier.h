@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * BARRIER as a dissemination barrier: in round k = 0 .. ceil(log2 n) - 1 every position
  * sends a token to index + 2^k and waits for the one from index - 2^k, so that after the
  * last round every rank has heard, directly or not, from every other.

@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * BROADCAST and REDUCE as a chain along the ring, pipelined by chunks.
  *
  * Broadcast: the root sends the chunk to the next position, which forwards it, until

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * A JSON configuration file held with its text, so that errors about a key can name
  * the line it is on (nlohmann::json keeps no positions).
  */

@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * ASTRA-sim's direct algorithm: message k goes to the k-th next position (skipping
  * itself, wrapping around) and is paired with a receive from the k-th previous one;
  * up to `window` messages are in flight (default: one per peer).

@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * ASTRA-sim's double-binary-tree all-reduce on n = 2^L positions.
  *
  * Positions are the in-order numbering of a tree whose root has one child, a complete

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * ASTRA-sim's halving-doubling on n = 2^L positions: each step exchanges with the
  * partner at distance d (index + d if (index / d) is even, index - d otherwise).
  *

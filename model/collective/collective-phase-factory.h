@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The state machine for one phase: the algorithm named by the phase for the native
  * collectives, the fixed one for the others.
  * \param context the phase as seen from one rank

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * What one rank knows when it runs one phase of one chunk.
  *
  * Peers are positions (indices) along the phase's dimension; CollectiveRank maps them
@@ -56,7 +56,7 @@ struct PhaseContext
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * What a phase asks of the rank running it.
  */
 class PhaseIo
@@ -77,7 +77,7 @@ class PhaseIo
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * One rank's state machine for one phase of one chunk of a collective.
  *
  * The rank starts it, hands it the phase's messages as they arrive and its timers as

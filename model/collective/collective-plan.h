@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * Which of a dimension's queues a phase waits in.
  *
  * A localBWAware all-reduce visits a dimension twice (reduce-scatter going up,
@@ -32,7 +32,7 @@ enum class QueueClass : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * One phase of a collective: one algorithm run on one dimension by every chunk.
  */
 struct CollectivePhaseSpec
@@ -46,7 +46,7 @@ struct CollectivePhaseSpec
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * A collective decomposed the way ASTRA-sim's system layer does it, for all ranks.
  *
  * The collective is split into chunkCount chunks of chunkBytes; every chunk runs the same

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * Turns collectives into CollectivePlans, with ASTRA-sim's decomposition rules.
  *
  * Native collectives (all-reduce, reduce-scatter, all-gather, all-to-all) follow

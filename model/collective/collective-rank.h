@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * Runs every collective one rank takes part in: its chunks, their dimension queues and
  * the per-phase state machines.
  *

@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * ASTRA-sim's ring: every message goes to the next position in the phase's direction
  * and comes from the previous one, one message in flight.
  *

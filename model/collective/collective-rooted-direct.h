@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * GATHER and SCATTER directly between the root and every other position.
  *
  * Gather: every rank sends its D bytes to the root, which finishes one hand-off after

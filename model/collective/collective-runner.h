@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * Runs the collectives of every rank over one NetworkBackend: it carries each rank's
  * messages and timers through the backend and hands arrivals and expiries back to the
  * right CollectiveRank. A replay engine uses it for its COMM_COLL nodes; tests use it on

@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The packet pipeline shared by ASTRA-sim's ring, direct and halving-doubling
  * algorithms, reproduced step for step.
  *

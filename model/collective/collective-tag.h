@@ -10,7 +10,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The message tag of collective traffic: which collective, chunk and phase a message
  * belongs to, so that the receiving rank can hand it to the right state machine.
  *

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The logical dimensions a collective runs over.
  *
  * Either a grid, where the ranks of one dimension are rank ids that differ by a fixed

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The collectives of the Chakra schema, numbered as its CollectiveCommType enum.
  */
 enum class CollectiveType : uint8_t
@@ -29,12 +29,14 @@ enum class CollectiveType : uint8_t
 };
 
 /**
+ * \ingroup mlfabric-collective
  * \param type a collective
  * \return its Chakra name, e.g. "ALL_REDUCE"
  */
 std::string ToString(CollectiveType type);
 
 /**
+ * \ingroup mlfabric-collective
  * Convert a Chakra comm_type value.
  * \param value the integer stored in the trace
  * \param where file and node, for the error message
@@ -44,6 +46,7 @@ std::string ToString(CollectiveType type);
 CollectiveType CollectiveTypeFromChakra(int64_t value, const std::string& where);
 
 /**
+ * \ingroup mlfabric-collective
  * \param type a collective
  * \return true for the four collectives ASTRA-sim 2.0 decomposes natively
  * (all-reduce, reduce-scatter, all-gather, all-to-all)

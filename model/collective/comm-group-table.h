@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * The communicator groups of a run, by name.
  *
  * Groups come from ASTRA-sim's --comm-group-configuration JSON ({"1": [0, 1], ...}) and

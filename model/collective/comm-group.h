@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * A communicator group: the global ranks one collective runs over.
  *
  * Ranks are kept sorted; a rank's position in the group is its index in that order, as

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * Order in which waiting collective chunks get a dimension queue.
  */
 enum class SchedulingPolicy : uint8_t
@@ -26,7 +26,7 @@ enum class SchedulingPolicy : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * How an all-reduce is spread over the dimensions.
  */
 enum class CollectiveOptimization : uint8_t
@@ -36,7 +36,7 @@ enum class CollectiveOptimization : uint8_t
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-collective
  * ASTRA-sim's system configuration (the --system-configuration JSON), every key of
  * ASTRA-sim 2.0 accepted, plus the command-line options that scale it.
  *
@@ -101,6 +101,7 @@ struct SystemConfig
 };
 
 /**
+ * \ingroup mlfabric-collective
  * Read an ASTRA-sim system JSON file. Unknown keys, and keys ASTRA-sim 2.0 itself
  * ignores, are reported as warnings (printed to stderr and kept in
  * SystemConfig::warnings); malformed values throw InputError naming the file, the line
@@ -111,6 +112,7 @@ struct SystemConfig
 SystemConfig LoadSystemConfig(const std::string& path);
 
 /**
+ * \ingroup mlfabric-collective
  * Parse the text of a system JSON.
  * \param text the JSON
  * \param source name used in messages (usually the path)

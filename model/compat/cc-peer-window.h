@@ -58,6 +58,7 @@ class CcPeerWindow
     bool NeedsTimestamp() const override;
 
   protected:
+    /** Dispose of the wrapped scheme and drop the queue-pair view. */
     void DoDispose() override;
 
   private:

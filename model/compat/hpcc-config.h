@@ -13,13 +13,6 @@ namespace ns3
 {
 
 /**
- * \defgroup mlfabric-compat Compatibility with the HPCC ns-3 simulator
- * Its configuration, topology and flow files read as it reads them, its fct.txt,
- * pfc.txt and qlen.txt written with its columns, its analysis script's statistics, and
- * the settings that mimic its simplifications.
- */
-
-/**
  * \ingroup mlfabric-compat
  * ECN marking parameters of one link rate, as the KMIN_MAP, KMAX_MAP and PMAX_MAP keys
  * give them.

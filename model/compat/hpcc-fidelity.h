@@ -30,7 +30,11 @@ enum class HpccFidelity
  */
 HpccFidelity ParseHpccFidelity(const std::string& text, const std::string& what);
 
-/** \ingroup mlfabric-compat \param fidelity a fidelity \return its name */
+/**
+ * \ingroup mlfabric-compat
+ * \param fidelity a fidelity
+ * \return its name, as ParseHpccFidelity() reads it
+ */
 std::string HpccFidelityName(HpccFidelity fidelity);
 
 /**

@@ -50,6 +50,7 @@ Fabric ReadAstraNetwork(const std::string& path, const LinkDefaults& defaults = 
 double CountDimensionLinks(const std::vector<DimensionSpec>& dims, double npus);
 
 /**
+ * \ingroup mlfabric-fabric
  * \param path a file path \return its name without folders and extension
  */
 std::string GetFileStem(const std::string& path);

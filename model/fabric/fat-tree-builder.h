@@ -39,6 +39,7 @@ struct FatTreeSpec
 ClosSpec MakeFatTreeClosSpec(const FatTreeSpec& spec);
 
 /**
+ * \ingroup mlfabric-fabric
  * \param spec the fat-tree \return its number of hosts, s x k^3/4
  */
 uint32_t GetFatTreeHosts(const FatTreeSpec& spec);

@@ -22,10 +22,14 @@ enum class DimensionTopology : uint8_t
     Switch          //!< one switch per group, a link from each NPU to it
 };
 
-/** \param topology a dimension topology \return its ASTRA-sim name */
+/**
+ * \ingroup mlfabric-fabric
+ * \param topology a dimension topology \return its ASTRA-sim name
+ */
 std::string GetDimensionTopologyName(DimensionTopology topology);
 
 /**
+ * \ingroup mlfabric-fabric
  * \param name "Ring", "FullyConnected" or "Switch"
  * \param topology set on success
  * \return false if the name is none of them

@@ -20,10 +20,14 @@ enum class RoutingAlgorithm : uint8_t
     DimensionOrder //!< dimensions in ascending order, NPUs forwarding between them
 };
 
-/** \param algorithm an algorithm \return "shortest" or "dimension-order" */
+/**
+ * \ingroup mlfabric-fabric
+ * \param algorithm an algorithm \return "shortest" or "dimension-order"
+ */
 std::string GetRoutingAlgorithmName(RoutingAlgorithm algorithm);
 
 /**
+ * \ingroup mlfabric-fabric
  * \param name "shortest" or "dimension-order"
  * \param algorithm set on success
  * \return false for any other name

@@ -35,7 +35,12 @@ class YamlInput
 
     /** \param node a node \return "<file>:<line>" of it */
     std::string Where(const YAML::Node& node) const;
-    /** Throw InputError "<file>:<line of node>: <key>: <what>". */
+    /**
+     * Throw InputError "<file>:<line of node>: <key>: <what>".
+     * \param node the node at fault, for its line
+     * \param key the key it belongs to
+     * \param what what is wrong with it
+     */
     [[noreturn]] void Fail(const YAML::Node& node,
                            const std::string& key,
                            const std::string& what) const;

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * The accelerator a generated workload runs on, reduced to a roofline.
  *
  * A compute node lasts max(flops / (peak × efficiency), bytes / memory bandwidth):

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Parameters of DLRM training with model-parallel embeddings and data-parallel MLPs.
  */
 struct DlrmConfig
@@ -42,7 +42,7 @@ struct DlrmConfig
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Generate DLRM training (Naumov et al., 2019) in its hybrid-parallel layout.
  *
  * Every rank holds T / npus whole tables and a replica of both MLPs. Per iteration:

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * The communicator groups of a generated workload and their ids.
  *
  * Ids are decimal strings from "1" upwards in order of first registration (ASTRA-sim

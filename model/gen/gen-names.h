@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param text a collective in the schema's spelling, any case: all_reduce, reduce,
  *        all_gather, gather, scatter, broadcast, all_to_all, reduce_scatter,
  *        reduce_scatter_block, barrier
@@ -25,14 +25,14 @@ namespace ns3
 EtCollectiveType ParseCollectiveName(const std::string& text, const std::string& what);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param collective a collective
  * \return its name as the generators' options and node names spell it, e.g. all_reduce
  */
 std::string CollectiveOptionName(EtCollectiveType collective);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param text fp32, tf32, fp16, bf16 or fp8
  * \param what the option, for the message
  * \return bytes per element: 4, 4, 2, 2 or 1
@@ -41,7 +41,7 @@ std::string CollectiveOptionName(EtCollectiveType collective);
 uint32_t ParsePrecision(const std::string& text, const std::string& what);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param text comma-separated whole numbers, e.g. "512,256,64"
  * \param what the option, for the message
  * \return the numbers

@@ -18,13 +18,13 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * A dependency of a generated node: a node id, or nothing (the start of the trace).
  */
 using GenNodeRef = std::optional<uint64_t>;
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Work of one compute node, the inputs of its duration and of a roofline model.
  */
 struct ComputeWork
@@ -34,7 +34,7 @@ struct ComputeWork
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * One rank's generated Chakra trace, built node by node in program order.
  *
  * Ids are dense from 0 in the order of the Add calls, so that the lowest-id-first issue

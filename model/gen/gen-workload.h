@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * A generated workload: one trace per rank, the communicator groups, and how it was
  * made.
  *
@@ -50,9 +50,9 @@ struct GenWorkload
     /** \return the parameters as "name=value name=value ..." */
     std::string DescribeParameters() const;
     /**
-     * Write every rank's trace and the comm-group file, and delete the files of higher
-     * ranks, `<prefix>.<ranks>.et` onwards, that an earlier, larger workload left: with
-     * them the prefix would read as a workload of more ranks.
+     * Write every rank's trace and the comm-group file. The files of higher ranks,
+     * `<prefix>.<ranks>.et` onwards, that an earlier, larger workload left are deleted:
+     * with them the prefix would read as a workload of more ranks.
      * \param prefix workload prefix; its folder must exist
      * \return the number of stale rank files deleted
      * \throws InputError naming a file that cannot be written or deleted
@@ -61,7 +61,7 @@ struct GenWorkload
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param prefix workload prefix
  * \return `<prefix>.comm-groups.json`, the communicator groups the generators write
  */

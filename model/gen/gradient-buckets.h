@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Groups gradients into buckets for data-parallel reduction, as PyTorch DDP and
  * Megatron-LM do to overlap communication with the backward pass.
  *

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * The data-parallel gradient reduction of one rank in one iteration, bucketed and
  * overlapped with the backward pass.
  *

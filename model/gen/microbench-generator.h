@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Parameters of a collective microbenchmark.
  */
 struct MicrobenchConfig
@@ -39,7 +39,7 @@ struct MicrobenchConfig
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Generate a collective microbenchmark.
  *
  * The ranks are split into groups of `groupSize` ranks, `groupStride` apart: the group

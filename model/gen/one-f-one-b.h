@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * One step of a pipeline stage: the forward or backward pass of one micro-batch.
  */
 struct PipelineStep
@@ -24,7 +24,7 @@ struct PipelineStep
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * The order in which one stage runs its passes under the 1F1B schedule
  * (PipeDream-Flush, as in Megatron-LM).
  *

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Where a rank sits in a tensor × data × pipeline parallel job.
  */
 struct ParallelCoordinates
@@ -22,7 +22,7 @@ struct ParallelCoordinates
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Placement of ranks for TP × DP × PP parallelism, with expert parallelism (EP) carved
  * out of the data-parallel dimension, as Megatron-LM orders them.
  *

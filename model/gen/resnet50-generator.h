@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Parameters of data-parallel ResNet-50 training.
  */
 struct ResNet50Config
@@ -29,7 +29,7 @@ struct ResNet50Config
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Generate data-parallel ResNet-50 training, as the ASTRA-sim 1.0 workload of the
  * HOTI'22 RoCE congestion-control study lays it out: per iteration and rank, the
  * forward pass of the 54 layers of ResNet50Layers, then the backward pass from the

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * One weighted layer of ResNet-50: a convolution, or the classifier (kernel 1, 1×1 map).
  */
 struct ResNetLayer
@@ -37,7 +37,7 @@ struct ResNetLayer
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * The 54 weighted layers of ResNet-50 (He et al., CVPR'16; torchvision's v1.5, which
  * strides the 3×3 convolution of a bottleneck) on 224×224 images, in forward order:
  * the 7×7 stem, 16 bottleneck blocks of three convolutions (1×1, 3×3, 1×1) in stages of

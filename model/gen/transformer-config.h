@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * How data-parallel replicas keep their parameters in step.
  */
 enum class DpSharding
@@ -26,17 +26,20 @@ enum class DpSharding
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param text none, zero or fsdp
  * \return the sharding
  * \throws InputError naming --sharding otherwise
  */
 DpSharding ParseDpSharding(const std::string& text);
-/** \param sharding a sharding \return none, zero or fsdp */
+/**
+ * \ingroup mlfabric-gen
+ * \param sharding a sharding \return none, zero or fsdp
+ */
 std::string ToString(DpSharding sharding);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * A GPT-like decoder-only model and how its training is parallelized.
  */
 struct TransformerConfig

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * What one rank of a GPT-like training job computes, holds and sends, per block of the
  * model, from the closed forms of Megatron-LM (Narayanan et al., SC'21).
  *
@@ -59,14 +59,14 @@ struct TransformerCost
 };
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param forward work of a forward pass
  * \return work of its backward pass: twice the FLOPs and bytes
  */
 ComputeWork BackwardOf(const ComputeWork& forward);
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * \param params parameters updated by one rank
  * \return work of an Adam step on them: 12 FLOPs and 32 bytes (four fp32 states read
  *         and written) per parameter

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-gen
  * Generate the training iterations of a GPT-like model under TP × PP × DP (× EP).
  *
  * Each rank runs the layers of its pipeline stage for its 1/TP share, through the 1F1B

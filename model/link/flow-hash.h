@@ -16,6 +16,11 @@ namespace ns3
  * ECMP picks next hops with it, so all packets of a queue pair take one path and
  * different switches decorrelate their choices. A 64-bit finalizer mix: cheap and
  * well spread.
+ * \param src source node id
+ * \param dst destination node id
+ * \param srcQp source queue-pair number
+ * \param dstQp destination queue-pair number
+ * \param salt the switch's salt
  * \return the hash
  */
 inline uint32_t

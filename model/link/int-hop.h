@@ -23,7 +23,10 @@ struct IntHop
     uint64_t rateBps{0};   //!< the port's line rate, bit/s
 };
 
-/** Maximum INT hops a packet carries (HPCC carries up to 5; Clos paths need 5). */
+/**
+ * \ingroup mlfabric-link
+ * Maximum INT hops a packet carries (HPCC carries up to 5; Clos paths need 5).
+ */
 constexpr uint32_t kMaxIntHops = 8;
 
 } // namespace ns3

@@ -28,6 +28,7 @@ class PfcHeader : public Header
     /** Bit times in one pause quantum. */
     static constexpr uint32_t kBitsPerQuantum = 512;
 
+    /** A frame that addresses no priority; SetQuanta() adds them. */
     PfcHeader() = default;
 
     /**
@@ -35,10 +36,22 @@ class PfcHeader : public Header
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /** \return GetTypeId(), for a header read through a Header reference */
     TypeId GetInstanceTypeId() const override;
+    /** Write "PFC" and the quanta of each addressed priority. \param os the stream */
     void Print(std::ostream& os) const override;
+    /** \return 20: opcode, class-enable vector and eight quanta, two bytes each */
     uint32_t GetSerializedSize() const override;
+    /**
+     * Write the 802.1Qbb fields in network order: opcode 0x0101, class-enable, quanta.
+     * \param start where the header goes
+     */
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * Read what Serialize() wrote; the opcode is not checked.
+     * \param start where the header begins
+     * \return the bytes read
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
     /**
@@ -47,9 +60,9 @@ class PfcHeader : public Header
      * \param quanta pause time in quanta; 0 resumes
      */
     void SetQuanta(uint8_t priority, uint16_t quanta);
-    /** \return true if \p priority is addressed by this frame */
+    /** \param priority 0..7 \return true if \p priority is addressed by this frame */
     bool IsEnabled(uint8_t priority) const;
-    /** \return the quanta for \p priority */
+    /** \param priority 0..7 \return the quanta for \p priority */
     uint16_t GetQuanta(uint8_t priority) const;
 
   private:

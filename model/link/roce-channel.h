@@ -84,10 +84,13 @@ class RoceChannel : public Channel
     /** \return message payload on the cable now, both directions */
     uint64_t GetPayloadInFlight() const;
 
+    /** \return 2: a cable has two ends */
     std::size_t GetNDevices() const override;
+    /** \param i 0 or 1 \return the port at end \p i */
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   protected:
+    /** Drop both ports and the frames still recorded on the cable. */
     void DoDispose() override;
 
   private:

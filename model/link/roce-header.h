@@ -55,10 +55,25 @@ class RoceHeader : public Header
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /** \return GetTypeId(), for a header read through a Header reference */
     TypeId GetInstanceTypeId() const override;
+    /**
+     * Write the kind, priority, endpoints, sequence, length, flags and hop count.
+     * \param os the stream
+     */
     void Print(std::ostream& os) const override;
+    /** \return the in-memory encoding's size: the fixed fields and nHops hop records */
     uint32_t GetSerializedSize() const override;
+    /**
+     * Write the fields and the valid INT hops in host order; only simulations read them.
+     * \param start where the header goes
+     */
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * Read what Serialize() wrote; at most kMaxIntHops hops are read.
+     * \param start where the header begins
+     * \return the bytes read
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
     /**
@@ -71,14 +86,17 @@ class RoceHeader : public Header
     /** \return bytes this packet occupies on the wire, preamble and gap included */
     uint32_t GetWireBytes() const;
 
-    /** \return true if \p flag is set */
+    /**
+     * \param flag one Flag bit
+     * \return true if \p flag is set
+     */
     bool
     Has(Flag flag) const
     {
         return (flags & flag) != 0;
     }
 
-    /** Set \p flag. */
+    /** Set \p flag. \param flag one Flag bit */
     void
     Set(Flag flag)
     {
@@ -87,6 +105,7 @@ class RoceHeader : public Header
 
     /**
      * Append an INT hop record, if room is left.
+     * \param hop the switch egress state to record
      * \return false when the stack is full
      */
     bool PushHop(const IntHop& hop);

@@ -24,7 +24,10 @@ namespace ns3
 class RoceChannel;
 class RocePort;
 
-/** Number of IEEE 802.1p priorities. */
+/**
+ * \ingroup mlfabric-link
+ * Number of IEEE 802.1p priorities.
+ */
 constexpr uint8_t kNumPriorities = 8;
 
 /**
@@ -110,6 +113,7 @@ class RocePort : public NetDevice
      */
     static TypeId GetTypeId();
 
+    /** Create a port with its own loss-model random stream, not yet owned or attached. */
     RocePort();
     ~RocePort() override;
 
@@ -137,7 +141,10 @@ class RocePort : public NetDevice
     void NotifyWork();
     /** \return true while a frame is being serialized */
     bool IsBusy() const;
-    /** \return true while \p priority is paused by the peer */
+    /**
+     * \param priority a traffic class, 0..7
+     * \return true while \p priority is paused by the peer
+     */
     bool
     IsPaused(uint8_t priority) const
     {
@@ -151,14 +158,22 @@ class RocePort : public NetDevice
         return m_pausedMask;
     }
 
-    /** \return when the current pause of \p priority began (meaningful while paused) */
+    /**
+     * \param priority a traffic class, 0..7
+     * \return when the current pause of \p priority began (meaningful while paused)
+     */
     Time GetPauseStart(uint8_t priority) const;
     /**
      * Set whether this side wants \p priority paused at the peer (ingress congestion).
      * XOFF sends a pause frame and keeps refreshing it; XON sends zero quanta.
+     * \param priority a traffic class, 0..7
+     * \param xoff true to pause the peer's \p priority, false to resume it
      */
     void SetPfcXoff(uint8_t priority, bool xoff);
-    /** \return true if this side currently holds \p priority paused at the peer */
+    /**
+     * \param priority a traffic class, 0..7
+     * \return true if this side currently holds \p priority paused at the peer
+     */
     bool IsXoff(uint8_t priority) const;
 
     /**
@@ -202,33 +217,72 @@ class RocePort : public NetDevice
     /** \return this port's counters (paused time includes a pause in progress) */
     Counters GetCounters() const;
 
-    // NetDevice
+    // NetDevice. A port carries only its owner's RoCE and PFC frames: it has no MAC
+    // address, no upper-layer protocols and no broadcast, so most of these are inert.
+
+    /** \param index the interface index the node gave this device */
     void SetIfIndex(const uint32_t index) override;
+    /** \return the interface index the node gave this device */
     uint32_t GetIfIndex() const override;
+    /** \return the RoceChannel the port is attached to, or null */
     Ptr<Channel> GetChannel() const override;
+    /** Ignored: frames go by node and route, not by MAC address. \param address unused */
     void SetAddress(Address address) override;
+    /** \return an all-zero MAC address: the port has none */
     Address GetAddress() const override;
+    /** \param mtu the MTU, recorded only \return true */
     bool SetMtu(const uint16_t mtu) override;
+    /** \return the MTU last set */
     uint16_t GetMtu() const override;
+    /** \return true once the port is attached to a channel */
     bool IsLinkUp() const override;
+    /** Ignored: a link never goes down once attached. \param callback unused */
     void AddLinkChangeCallback(Callback<void> callback) override;
+    /** \return false: a point-to-point RoCE link has no broadcast */
     bool IsBroadcast() const override;
+    /** \return the Ethernet broadcast address, as NetDevice requires one */
     Address GetBroadcast() const override;
+    /** \return false: no multicast */
     bool IsMulticast() const override;
+    /** \param multicastGroup an IPv4 group \return its Ethernet multicast address */
     Address GetMulticast(Ipv4Address multicastGroup) const override;
+    /** \param addr an IPv6 address \return its Ethernet multicast address */
     Address GetMulticast(Ipv6Address addr) const override;
+    /** \return false: the switch forwards between ports, not the port */
     bool IsBridge() const override;
+    /** \return true: one peer at the other end of the cable */
     bool IsPointToPoint() const override;
+    /**
+     * Refused: traffic comes from the owner's queues (RocePortOwner), not ns-3 stacks.
+     * \param packet unused
+     * \param dest unused
+     * \param protocolNumber unused
+     * \return false
+     */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /**
+     * Refused, as Send() is.
+     * \param packet unused
+     * \param source unused
+     * \param dest unused
+     * \param protocolNumber unused
+     * \return false
+     */
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
+    /** \return the node the port belongs to */
     Ptr<Node> GetNode() const override;
+    /** \param node the node the port belongs to */
     void SetNode(Ptr<Node> node) override;
+    /** \return false: there is no address resolution on a RoCE link */
     bool NeedsArp() const override;
+    /** Ignored: received frames go to the owner. \param cb unused */
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    /** Ignored: received frames go to the owner. \param cb unused */
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    /** \return false: SendFrom() is refused */
     bool SupportsSendFrom() const override;
 
     /**
@@ -239,6 +293,7 @@ class RocePort : public NetDevice
     int64_t AssignStreams(int64_t stream);
 
   protected:
+    /** Cancel the pause, refresh and watchdog timers and drop the owner, channel and node. */
     void DoDispose() override;
 
   private:

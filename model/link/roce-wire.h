@@ -36,7 +36,10 @@ constexpr uint32_t kIntShim = 2;        //!< INT hop counter
 /** Per-frame cost on the wire but not in a switch buffer. */
 constexpr uint32_t kPhyOverhead = kPreambleSfd + kInterFrameGap;
 
-/** Frame bytes (header to FCS) of a RoCEv2 packet around \p l4Payload UDP payload bytes. */
+/**
+ * \param l4Payload UDP payload bytes
+ * \return frame bytes (header to FCS) of a RoCEv2 packet around them, at least 64
+ */
 constexpr uint32_t
 FrameBytes(uint32_t l4Payload)
 {
@@ -65,7 +68,7 @@ enum class Format
     HpccPeer //!< the HPCC ns-3 simulator's simplified sizes
 };
 
-/** Choose the wire format for every packet built from now on. */
+/** Choose the wire format for every packet built from now on. \param format the format */
 void SetFormat(Format format);
 /** \return the wire format in use */
 Format GetFormat();

@@ -70,7 +70,7 @@ class RdmaNic
      * \param ports port indices
      */
     void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
-    /** \return the ports toward \p dstNode (empty if none) */
+    /** \param dstNode destination node id \return the ports toward it (empty if none) */
     const std::vector<uint32_t>& GetRoute(uint32_t dstNode) const;
 
     /**
@@ -158,6 +158,7 @@ class RdmaNic
     bool HasPending(const RocePort& port) const override;
 
   protected:
+    /** Cancel the ports' pacing wake-ups, drop the ports and dispose of every queue pair. */
     void DoDispose() override;
 
   private:

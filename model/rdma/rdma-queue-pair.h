@@ -88,6 +88,7 @@ class RdmaQueuePair
     uint32_t GetMtuBytes() const override;
 
   protected:
+    /** Stop the congestion control, whose timers would otherwise outlive the QP. */
     void DoDispose() override;
 
   private:

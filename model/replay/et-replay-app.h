@@ -86,6 +86,7 @@ class EtReplayApp : public Application
     typedef void (*FinishedTracedCallback)(uint32_t rank, Time finish);
 
   protected:
+    /** Drop the shared engine and this rank's issue queue. */
     void DoDispose() override;
 
   private:

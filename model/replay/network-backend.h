@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-replay
  * The one seam between the workload layer and a network model.
  *
  * A replay engine asks for point-to-point messages between ranks and is told when each

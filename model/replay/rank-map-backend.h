@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-workload
+ * \ingroup mlfabric-replay
  * One job's view of a network it shares with other jobs.
  *
  * The job numbers its ranks 0 .. n-1; rank r lives on NPU GetNpu(r) of the shared
@@ -49,6 +49,7 @@ class RankMapBackend : public NetworkBackend
     Time Now() const override;
 
   protected:
+    /** Drop the wrapped network backend. */
     void DoDispose() override;
 
   private:

@@ -38,6 +38,7 @@ struct RemoteMemoryConfig
 };
 
 /**
+ * \ingroup mlfabric-replay
  * Read a remote-memory JSON: memory-type (NO_MEMORY_EXPANSION,
  * PER_NPU_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, MEMORY_POOL),
  * remote-mem-latency (ns), remote-mem-bw (B/ns), and for PER_NODE num-nodes and
@@ -48,6 +49,7 @@ struct RemoteMemoryConfig
 RemoteMemoryConfig LoadRemoteMemoryConfig(const std::string& path);
 
 /**
+ * \ingroup mlfabric-replay
  * \param text the JSON
  * \param source name used in messages
  * \return the configuration

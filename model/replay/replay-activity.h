@@ -24,7 +24,10 @@ enum class ReplayActivityKind : uint8_t
     Memory = 3,  //!< remote-memory loads and stores
 };
 
-/** Number of ReplayActivityKind values. */
+/**
+ * \ingroup mlfabric-replay
+ * Number of ReplayActivityKind values.
+ */
 constexpr size_t kReplayActivityKinds = 4;
 
 /**

@@ -32,15 +32,6 @@ class EtReplayApp;
 struct EtNode;
 
 /**
- * \defgroup mlfabric-replay Chakra trace replay
- * \ingroup mlfabric-workload
- * Replays Chakra execution traces as compute and network traffic: an EtReplayApp per
- * NPU issues its rank's nodes under ASTRA-sim's resource rules, a ReplayEngine shared
- * by all NPUs matches collectives and point-to-point messages across ranks and carries
- * them over any NetworkBackend. See doc/replay.md.
- */
-
-/**
  * \ingroup mlfabric-replay
  * Everything a replay shares across its NPUs.
  */
@@ -215,6 +206,7 @@ class ReplayEngine : public Object
     typedef void (*IdleTracedCallback)();
 
   protected:
+    /** Drop the NPUs' applications, the collective runner and the backend. */
     void DoDispose() override;
 
   private:

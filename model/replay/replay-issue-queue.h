@@ -28,7 +28,10 @@ enum class ReplayResource : uint8_t
     Comm = 3,    //!< a device COMM_COLL_NODE or COMM_SEND_NODE
 };
 
-/** Number of ReplayResource values. */
+/**
+ * \ingroup mlfabric-replay
+ * Number of ReplayResource values.
+ */
 constexpr size_t kReplayResourceCount = 4;
 
 /**
@@ -41,7 +44,10 @@ constexpr size_t kReplayResourceCount = 4;
  */
 ReplayResource ClassifyReplayResource(const EtNode& node);
 
-/** \param resource a slot \return its name, e.g. "compute" */
+/**
+ * \ingroup mlfabric-replay
+ * \param resource a slot \return its name, e.g. "compute"
+ */
 const char* ToString(ReplayResource resource);
 
 /**

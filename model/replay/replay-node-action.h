@@ -29,6 +29,7 @@ enum class ReplayNodeAction : uint8_t
 };
 
 /**
+ * \ingroup mlfabric-replay
  * \param node a node
  * \return how the replay runs it: host-side COMM_COLL_NODEs, sends without comm_dst,
  *         receives without comm_src and unnamed node types replay their duration
@@ -36,6 +37,7 @@ enum class ReplayNodeAction : uint8_t
 ReplayNodeAction GetReplayNodeAction(const EtNode& node);
 
 /**
+ * \ingroup mlfabric-replay
  * \param node a node
  * \param action its GetReplayNodeAction
  * \return the activity it keeps the NPU busy with, if any (host-side nodes count as

@@ -38,6 +38,7 @@ struct QueuedFrame
 class EgressQueues
 {
   public:
+    /** Empty queues, every DWRR weight 1; Configure() sets the scheduler. */
     EgressQueues();
 
     /**
@@ -45,10 +46,14 @@ class EgressQueues
      * \param quantumBytes DWRR quantum of every other priority (at least a maximum frame)
      */
     void Configure(uint8_t strictMask, uint32_t quantumBytes);
-    /** Set the DWRR weight (quantum multiplier) of \p priority. */
+    /**
+     * Set the DWRR weight (quantum multiplier) of \p priority.
+     * \param priority 0..7
+     * \param weight quanta it gets per round
+     */
     void SetWeight(uint8_t priority, uint32_t weight);
 
-    /** Append a frame to its priority's queue. */
+    /** Append a frame to its priority's queue. \param frame the frame, taken over */
     void Enqueue(QueuedFrame&& frame);
     /**
      * Take the next frame to send, skipping paused priorities.
@@ -58,7 +63,7 @@ class EgressQueues
      */
     bool Dequeue(const RocePort& port, QueuedFrame& out);
 
-    /** \return bytes queued at \p priority (wire bytes) */
+    /** \param priority 0..7 \return bytes queued at \p priority (wire bytes) */
     uint64_t GetBytes(uint8_t priority) const;
     /** \return bytes queued at all priorities */
     uint64_t GetTotalBytes() const;

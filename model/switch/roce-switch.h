@@ -58,6 +58,7 @@ class RoceSwitch
      */
     static TypeId GetTypeId();
 
+    /** Create a switch with no ports, its MMU and its ECN-marking random stream. */
     RoceSwitch();
     ~RoceSwitch() override;
 
@@ -66,7 +67,7 @@ class RoceSwitch
     /** \return the node id */
     uint32_t GetNodeId() const;
 
-    /** Add a port. \return its index */
+    /** Add a port. \param port the port, not yet owned \return its index */
     uint32_t AddPort(Ptr<RocePort> port);
     /** \return the number of ports */
     uint32_t GetNPorts() const;
@@ -79,10 +80,14 @@ class RoceSwitch
      * \param ports port indices
      */
     void SetRoute(uint32_t dstNode, const std::vector<uint32_t>& ports);
-    /** \return the ports toward \p dstNode (empty if none) */
+    /** \param dstNode destination node id \return the ports toward it (empty if none) */
     const std::vector<uint32_t>& GetRoute(uint32_t dstNode) const;
 
-    /** Set the ECN thresholds of egress port \p port. */
+    /**
+     * Set the ECN thresholds of egress port \p port.
+     * \param port egress port index
+     * \param thresholds its marking ramp, on the bytes queued at a priority
+     */
     void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);
 
     /**
@@ -127,6 +132,7 @@ class RoceSwitch
     bool HasPending(const RocePort& port) const override;
 
   protected:
+    /** Drop the ports, the MMU and the random stream of ECN marking. */
     void DoDispose() override;
 
   private:

@@ -65,14 +65,29 @@ class SharedBufferMmu : public Object
      * \return whether it was admitted
      */
     Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes);
-    /** Return the bytes of a packet that has left the switch. */
+    /**
+     * Return the bytes of a packet that has left the switch.
+     * \param port the ingress port it was admitted on
+     * \param priority its priority
+     * \param bytes the bytes Admit() charged
+     */
     void Release(uint32_t port, uint8_t priority, uint32_t bytes);
 
-    /** \return true if the ingress queue should hold its upstream paused */
+    /**
+     * \param port ingress port
+     * \param priority a lossless or lossy priority
+     * \return true if the ingress queue should hold its upstream paused: it uses
+     *         headroom, or its shared bytes reached the dynamic threshold
+     */
     bool ShouldPause(uint32_t port, uint8_t priority) const;
-    /** \return true if a paused ingress queue may resume its upstream */
+    /**
+     * \param port ingress port
+     * \param priority the paused priority
+     * \return true if a paused ingress queue may resume its upstream: no headroom in
+     *         use, and its shared bytes a resume offset below the threshold
+     */
     bool ShouldResume(uint32_t port, uint8_t priority) const;
-    /** \return true if \p priority is lossless (PFC) */
+    /** \param priority 0..7 \return true if \p priority is lossless (PFC) */
     bool IsLossless(uint8_t priority) const;
 
     /** \return bytes in the buffer now */
@@ -83,7 +98,7 @@ class SharedBufferMmu : public Object
     uint64_t GetBufferBytes() const;
     /** \return the shared pool size */
     uint64_t GetSharedPoolBytes() const;
-    /** \return the headroom of one lossless ingress queue of \p port */
+    /** \param port ingress port \return the headroom of one lossless queue of \p port */
     uint64_t GetHeadroomBytes(uint32_t port) const;
     /** \return packets dropped */
     uint64_t GetDrops() const;

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric
+ * \ingroup mlfabric-util
  * Bad user input: a file, a configuration key or a command-line argument.
  *
  * The message names where the problem is (file and line, node, key or argument) and

@@ -16,11 +16,26 @@ namespace ns3
  * Each throws InputError with \p what as context when the text is malformed.
  * @{
  */
-/** \return bytes from "4096", "4KiB", "4MiB", "1GiB", "1KB" (10^3), "1MB", "1GB" */
+/**
+ * \ingroup mlfabric-util
+ * \param text a size such as "4096", "4KiB", "4MiB", "1GiB", "1KB" (10^3), "1MB", "1GB"
+ * \param what where the text came from, for the message
+ * \return the bytes
+ */
 uint64_t ParseBytes(const std::string& text, const std::string& what);
-/** \return bit/s from "100Gbps", "100Gb/s", "100G", "400Mbps", "1e9" */
+/**
+ * \ingroup mlfabric-util
+ * \param text a rate such as "100Gbps", "100Gb/s", "100G", "400Mbps", "1e9"
+ * \param what where the text came from, for the message
+ * \return the rate, bit/s
+ */
 uint64_t ParseRateBps(const std::string& text, const std::string& what);
-/** \return a duration from "1us", "500ns", "2ms", "1s", "10ps" */
+/**
+ * \ingroup mlfabric-util
+ * \param text a duration such as "1us", "500ns", "2ms", "1s", "10ps"
+ * \param what where the text came from, for the message
+ * \return the duration
+ */
 Time ParseTime(const std::string& text, const std::string& what);
 /** @} */
 
