@@ -3,10 +3,8 @@
  */
 #include "replay-network.h"
 
-#include "ns3/analytical-fabric-dimensions.h"
+#include "ns3/analytical-backend-factory.h"
 #include "ns3/boolean.h"
-#include "ns3/congestion-aware-backend.h"
-#include "ns3/congestion-unaware-backend.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/input-error.h"
@@ -55,62 +53,6 @@ ToString(ReplayBackendKind kind)
         break;
     }
     return "packet";
-}
-
-AnalyticalTopology
-MakeReplayAnalyticalTopology(const LoadedFabric& loaded, const std::string& path, double goodput)
-{
-    if (loaded.format == "astra-sim" && goodput == 1.0)
-    {
-        // ASTRA-sim's own reading of its file, bandwidths kept as written.
-        return AnalyticalTopology::LoadYaml(path);
-    }
-    const Fabric& fabric = loaded.fabric;
-    const auto& dimensions = fabric.GetDimensions();
-    if (dimensions.empty())
-    {
-        throw InputError(path + ": the analytical backends need a fabric of dimensions (Ring, "
-                                "FullyConnected, Switch); this one has none");
-    }
-    std::vector<DimensionSpec> specs(dimensions.size());
-    for (size_t d = 0; d < dimensions.size(); ++d)
-    {
-        if (!ParseDimensionTopology(dimensions[d].topology, specs[d].topology))
-        {
-            throw InputError(path + ": dimension " + std::to_string(d) + " (" + dimensions[d].name +
-                             ") is " + dimensions[d].topology +
-                             "; the analytical backends describe Ring, FullyConnected and "
-                             "Switch dimensions only");
-        }
-        specs[d].npus = dimensions[d].size;
-        specs[d].name = dimensions[d].name;
-    }
-    std::vector<bool> found(dimensions.size(), false);
-    for (uint32_t l = 0; l < fabric.GetLinkCount(); ++l)
-    {
-        const FabricLink& link = fabric.GetLink(l);
-        if (link.dimension >= 0 && static_cast<size_t>(link.dimension) < specs.size() &&
-            !found[link.dimension])
-        {
-            specs[link.dimension].link = link.settings;
-            found[link.dimension] = true;
-        }
-    }
-    for (size_t d = 0; d < specs.size(); ++d)
-    {
-        if (!found[d])
-        {
-            throw InputError(path + ": dimension " + std::to_string(d) + " (" + dimensions[d].name +
-                             ") has no links");
-        }
-    }
-    const AnalyticalTopology topology = MakeAnalyticalTopology(specs, goodput);
-    if (topology.GetNpuCount() != fabric.GetNpuCount())
-    {
-        throw InputError(path + ": the dimensions hold " + std::to_string(topology.GetNpuCount()) +
-                         " NPUs but the fabric has " + std::to_string(fabric.GetNpuCount()));
-    }
-    return topology;
 }
 
 std::vector<uint32_t>
@@ -163,34 +105,22 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
 void
 BuildAnalytical(const ReplayNetworkConfig& config, ReplayNetwork& net)
 {
-    const AnalyticalTopology topology =
-        MakeReplayAnalyticalTopology(net.fabric, config.fabricPath, config.analyticalGoodput);
-    Ptr<AnalyticalBackend> backend;
-    if (config.backend == ReplayBackendKind::Analytical)
-    {
-        backend = CreateObject<CongestionUnawareBackend>();
-    }
-    else
-    {
-        backend = CreateObject<CongestionAwareBackend>();
-    }
-    backend->SetTopology(topology);
+    const Fabric& fabric = net.fabric.fabric;
+    const auto backend = CreateAnalyticalBackend(config.backend == ReplayBackendKind::Analytical
+                                                     ? AnalyticalModel::CongestionUnaware
+                                                     : AnalyticalModel::CongestionAware,
+                                                 fabric,
+                                                 ComputeRouting(fabric, net.fabric.routing),
+                                                 config.analyticalGoodput,
+                                                 config.fabricPath);
     net.backend = backend;
     NodeContainer nodes;
-    nodes.Create(topology.GetNpuCount());
+    nodes.Create(fabric.GetNpuCount());
     for (uint32_t i = 0; i < nodes.GetN(); ++i)
     {
         net.rankNodes.push_back(nodes.Get(i));
     }
-    std::ostringstream text;
-    text << (config.backend == ReplayBackendKind::Analytical ? "analytical, congestion-unaware"
-                                                             : "analytical, congestion-aware");
-    for (const auto& d : topology.GetDimensions())
-    {
-        text << (&d == &topology.GetDimensions().front() ? ": " : " x ") << d.npus << " @ "
-             << d.bandwidthGBps << " GB/s, " << d.latencyNs << " ns";
-    }
-    net.description = text.str();
+    net.description = backend->GetDescription();
 }
 
 } // namespace
@@ -203,14 +133,12 @@ BuildReplayNetwork(const ReplayNetworkConfig& config)
     if (config.backend == ReplayBackendKind::Packet)
     {
         BuildPacket(config, net);
-        net.physicalDimensions = ReplayPhysicalDimensions(net.fabric.fabric);
     }
     else
     {
         BuildAnalytical(config, net);
-        net.physicalDimensions =
-            DynamicCast<AnalyticalBackend>(net.backend)->GetTopology().GetNpusPerDimension();
     }
+    net.physicalDimensions = ReplayPhysicalDimensions(net.fabric.fabric);
     return net;
 }
 

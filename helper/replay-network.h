@@ -76,22 +76,6 @@ struct ReplayNetwork
 
 /**
  * \ingroup mlfabric-helper
- * The analytical view of a fabric: an ASTRA-sim network file as ASTRA-sim reads it
- * (with its bandwidths scaled by \p goodput), or a fabric of Ring, FullyConnected and
- * Switch dimensions, each taking the rate and delay of its links. Throws InputError
- * naming the file and dimension when a dimension is of another kind (Clos, fat tree,
- * rail) or the fabric has no dimensions.
- * \param loaded the fabric
- * \param path its file
- * \param goodput share of the line rate that carries payload, in (0, 1]
- * \return the topology
- */
-AnalyticalTopology MakeReplayAnalyticalTopology(const LoadedFabric& loaded,
-                                                const std::string& path,
-                                                double goodput);
-
-/**
- * \ingroup mlfabric-helper
  * The dimensions collectives are decomposed over: the fabric's when their sizes
  * multiply to its NPU count, else one dimension of every NPU.
  * \param fabric the fabric

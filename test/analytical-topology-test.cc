@@ -1,16 +1,21 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// ASTRA-sim network YAML reading and the analytical network's addressing and routes.
+// ASTRA-sim network files read through the fabric, the analytical dimensions of a fabric,
+// and the analytical network's addressing and routes.
 #include "ns3/analytical-fabric-dimensions.h"
 #include "ns3/analytical-router.h"
 #include "ns3/analytical-topology.h"
-#include "ns3/astra-network-reader.h"
+#include "ns3/clos-builder.h"
 #include "ns3/input-error.h"
+#include "ns3/multi-dim-builder.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -20,19 +25,37 @@ namespace
 const std::string kNetworkDir =
     std::string(MLFABRIC_SHARED_DIR) + "/data/astra-sim/network/analytical/";
 
-/** Expect an InputError whose message contains \p fragment. */
+/** Expect LoadYaml to throw an InputError containing \p fragment for \p yaml. */
 void
 ExpectInputError(const std::string& yaml, const std::string& fragment)
 {
+    const std::string path = testing::TempDir() + "net.yml";
+    {
+        std::ofstream out(path);
+        out << yaml;
+    }
     try
     {
-        AnalyticalTopology::ParseYaml(yaml, "net.yml");
+        AnalyticalTopology::LoadYaml(path);
         FAIL() << "no error for:\n" << yaml;
     }
     catch (const InputError& e)
     {
         EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     }
+    std::remove(path.c_str());
+}
+
+/** One dimension of ASTRA-sim's figures. */
+DimensionSpec
+Spec(DimensionTopology topology, uint32_t npus, uint64_t rateBps, int64_t delayPs)
+{
+    DimensionSpec spec;
+    spec.topology = topology;
+    spec.npus = npus;
+    spec.link.rateBps = rateBps;
+    spec.link.delayPs = delayPs;
+    return spec;
 }
 
 } // namespace
@@ -120,8 +143,9 @@ TEST(AnalyticalRouter, SwitchGoesThroughOneSwitchPerLine)
     EXPECT_EQ(d[2].to, 7U);
 }
 
-TEST(AnalyticalTopology, RejectsBadFilesWithFileLineAndKey)
+TEST(AnalyticalTopology, ReadsFilesWithTheFabricReaderAndItsErrors)
 {
+    // Errors are those of the one ASTRA-sim reader: file, line and key.
     ExpectInputError("topology: [ Ring ]\nnpus_count: [ 8 ]\nbandwidth: [ 50 ]\n", "latency");
     ExpectInputError("topology: [ Torus ]\nnpus_count: [ 8 ]\nbandwidth: [ 50 ]\nlatency: [ 1 ]\n",
                      "net.yml:1: topology");
@@ -134,43 +158,80 @@ TEST(AnalyticalTopology, RejectsBadFilesWithFileLineAndKey)
     ExpectInputError("topology: [ Ring, Switch ]\nnpus_count: [ 4 ]\nbandwidth: [ 5, 5 ]\n"
                      "latency: [ 1, 1 ]\n",
                      "1 entries but topology has 2");
-    ExpectInputError("topology: [ Ring ]\nnpus_count: [ four ]\nbandwidth: [ 5 ]\nlatency: [ 1 ]\n",
-                     "npus_count");
-    ExpectInputError("topology: [ Ring\n", "net.yml");
+    ExpectInputError("topology: [ Ring ]\nnpus_count: [ 4 ]\nbandwidth: [ 5 ]\nlatency: [ 1 ]\n"
+                     "links: 3\n",
+                     "links");
     EXPECT_THROW(AnalyticalTopology::LoadYaml("/nonexistent/net.yml"), InputError);
 }
 
-TEST(AnalyticalTopology, FabricDimensionsGiveTheSameNetwork)
+TEST(AnalyticalTopology, FabricDimensionsRoundTrip)
 {
-    for (const std::string file : {"Ring_8npus.yml", "HGX-H100-validated.yml"})
+    // Dyadic GB/s and whole-ps latencies survive topology -> fabric -> topology exactly.
+    const AnalyticalTopology t({{AnalyticalBlock::Ring, 2, 200.0, 50.0},
+                                {AnalyticalBlock::FullyConnected, 8, 100.0, 500.0},
+                                {AnalyticalBlock::Switch, 4, 936.25, 0.5}});
+    const Fabric fabric = MakeDimensionFabric(t, "rt");
+    EXPECT_EQ(fabric.GetNpuCount(), 64U);
+    EXPECT_EQ(fabric.GetSwitchCount(), 16U);
+    const auto back = MakeAnalyticalTopology(fabric);
+    ASSERT_EQ(back.GetDimensions().size(), 3U);
+    for (size_t d = 0; d < 3; ++d)
     {
-        SCOPED_TRACE(file);
-        const auto direct = AnalyticalTopology::LoadYaml(kNetworkDir + file);
-        const auto specs = ParseAstraNetwork(YamlInput(kNetworkDir + file), LinkDefaults());
-        const auto viaFabric = MakeAnalyticalTopology(specs);
-        ASSERT_EQ(viaFabric.GetDimensions().size(), direct.GetDimensions().size());
-        for (size_t d = 0; d < direct.GetDimensions().size(); ++d)
-        {
-            const auto& a = direct.GetDimensions()[d];
-            const auto& b = viaFabric.GetDimensions()[d];
-            EXPECT_EQ(a.block, b.block);
-            EXPECT_EQ(a.npus, b.npus);
-            EXPECT_DOUBLE_EQ(a.bandwidthGBps, b.bandwidthGBps);
-            EXPECT_DOUBLE_EQ(a.latencyNs, b.latencyNs);
-        }
+        EXPECT_EQ(back.GetDimensions()[d].block, t.GetDimensions()[d].block);
+        EXPECT_EQ(back.GetDimensions()[d].npus, t.GetDimensions()[d].npus);
+        EXPECT_EQ(back.GetDimensions()[d].bandwidthGBps, t.GetDimensions()[d].bandwidthGBps);
+        EXPECT_EQ(back.GetDimensions()[d].latencyNs, t.GetDimensions()[d].latencyNs);
     }
 }
 
 TEST(AnalyticalTopology, GoodputFractionScalesTheBandwidth)
 {
-    DimensionSpec spec;
-    spec.topology = DimensionTopology::Switch;
-    spec.npus = 8;
-    spec.link.rateBps = 400000000000ULL; // 400 Gb/s = 50e9 B/s
-    spec.link.delayPs = 1500;
-    const auto t = MakeAnalyticalTopology({spec}, 0.9);
+    const Fabric fabric = BuildMultiDim(
+        "sw8", {Spec(DimensionTopology::Switch, 8, 400000000000ULL, 1500)}); // 400 Gb/s = 50e9 B/s
+    const auto t = MakeAnalyticalTopology(fabric, 0.9);
     EXPECT_DOUBLE_EQ(AnalyticalTopology::ToBytesPerNs(t.GetDimensions()[0].bandwidthGBps), 45.0);
     EXPECT_DOUBLE_EQ(t.GetDimensions()[0].latencyNs, 1.5);
-    EXPECT_THROW(MakeAnalyticalTopology({spec}, 0), InputError);
-    EXPECT_THROW(MakeAnalyticalTopology({spec}, 1.5), InputError);
+    EXPECT_THROW(MakeAnalyticalTopology(fabric, 0), InputError);
+    EXPECT_THROW(MakeAnalyticalTopology(fabric, 1.5), InputError);
+}
+
+TEST(AnalyticalTopology, FabricsWithoutDimensionsAreRefusedByName)
+{
+    auto expectRefused = [](const Fabric& fabric, std::vector<std::string> fragments)
+    {
+        std::string why;
+        EXPECT_FALSE(HasAnalyticalDimensions(fabric, &why));
+        try
+        {
+            MakeAnalyticalTopology(fabric);
+            ADD_FAILURE() << "no error for " << fabric.GetName();
+        }
+        catch (const InputError& e)
+        {
+            EXPECT_EQ(std::string(e.what()), why);
+            for (const auto& f : fragments)
+            {
+                EXPECT_NE(why.find(f), std::string::npos) << why;
+            }
+        }
+    };
+    ClosSpec clos;
+    clos.hostsPerLeaf = 4;
+    clos.spines = 2;
+    clos.hostLink.rateBps = clos.leafLink.rateBps = 100000000000ULL;
+    expectRefused(BuildClos("leafspine", 8, clos), {"fabric 'leafspine'", "Clos"});
+
+    Fabric bare("bare"); // as an HPCC topology file gives it: no dimension metadata
+    const uint32_t a = bare.AddNpu();
+    const uint32_t b = bare.AddNpu();
+    bare.AddLink(a, b, clos.hostLink);
+    expectRefused(bare, {"fabric 'bare'", "no dimension structure"});
+
+    // One rate per dimension: a faster link in it has no closed form.
+    Fabric mixed =
+        BuildMultiDim("mixed", {Spec(DimensionTopology::Ring, 4, 400000000000ULL, 1000)});
+    LinkSettings fast = mixed.GetLink(0).settings;
+    fast.rateBps *= 2;
+    mixed.AddLink(mixed.GetNpuNode(0), mixed.GetNpuNode(2), fast, 0);
+    expectRefused(mixed, {"fabric 'mixed'", "differs in rate", "dimension 0"});
 }

@@ -3,7 +3,11 @@
  */
 #include "analytical-backend.h"
 
+#include "ns3/abort.h"
+#include "ns3/analytical-fabric-dimensions.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/fabric-routing.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 
@@ -22,29 +26,76 @@ AnalyticalBackend::GetTypeId()
             .SetGroupName("Mlfabric")
             .AddAttribute("BidirectionalRing",
                           "Whether Ring dimensions use their links in both directions "
-                          "(ASTRA-sim's default); if false every ring is crossed clockwise.",
+                          "(ASTRA-sim's default); if false every ring is crossed clockwise "
+                          "(congestion-unaware model only).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&AnalyticalBackend::m_bidirectionalRing),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("GoodputFraction",
+                          "Share of every link's rate that carries payload, in (0, 1]; "
+                          "1 keeps ASTRA-sim's figures. Read when the fabric is set.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&AnalyticalBackend::m_goodputFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
+}
+
+void
+AnalyticalBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
+{
+    NS_LOG_FUNCTION(this << fabric.GetName());
+    if (!(m_goodputFraction > 0 && m_goodputFraction <= 1))
+    {
+        throw InputError("fabric '" + fabric.GetName() + "': goodput fraction " +
+                         std::to_string(m_goodputFraction) + " is not in (0, 1]");
+    }
+    m_fabric = std::make_unique<const Fabric>(fabric);
+    m_routes = std::make_unique<const RoutingTable>(routes);
 }
 
 void
 AnalyticalBackend::SetTopology(const AnalyticalTopology& topology)
 {
-    m_topology = topology;
+    const Fabric fabric = MakeDimensionFabric(topology, "analytical");
+    SetFabric(fabric, ComputeRouting(fabric, RoutingAlgorithm::ShortestPath));
+}
+
+const Fabric&
+AnalyticalBackend::GetFabric() const
+{
+    NS_ABORT_MSG_IF(!m_fabric, "analytical backend: no fabric set");
+    return *m_fabric;
+}
+
+const RoutingTable&
+AnalyticalBackend::GetRoutes() const
+{
+    NS_ABORT_MSG_IF(!m_routes, "analytical backend: no fabric set");
+    return *m_routes;
 }
 
 uint32_t
 AnalyticalBackend::GetRankCount() const
 {
-    return m_topology.GetNpuCount();
+    return m_fabric ? m_fabric->GetNpuCount() : 0;
+}
+
+double
+AnalyticalBackend::BytesPerNs(const LinkSettings& settings) const
+{
+    const double gbps =
+        static_cast<double>(settings.rateBps) / 8.0 * m_goodputFraction / 1073741824.0;
+    return AnalyticalTopology::ToBytesPerNs(gbps);
 }
 
 void
 AnalyticalBackend::CheckRanks(const Message& message) const
 {
-    const uint32_t n = m_topology.GetNpuCount();
+    const uint32_t n = GetRankCount();
+    if (!m_fabric)
+    {
+        throw InputError("analytical backend: a message before the fabric was set");
+    }
     if (message.src >= n || message.dst >= n)
     {
         throw InputError("message " + std::to_string(message.src) + " -> " +

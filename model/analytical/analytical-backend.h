@@ -5,17 +5,21 @@
 #define MLFABRIC_ANALYTICAL_BACKEND_H
 
 #include "ns3/analytical-topology.h"
+#include "ns3/fabric.h"
 #include "ns3/network-backend.h"
+#include "ns3/routing-table.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace ns3
 {
 
 /**
  * \ingroup mlfabric-analytical
- * What the two analytical networks share: the topology, ASTRA-sim's units (GB = 2^30 B,
- * whole ns, truncated) and delivery.
+ * What the two analytical networks share: the fabric and its routing tables (their only
+ * input), ASTRA-sim's units (GB = 2^30 B, whole ns, truncated) and delivery.
  *
  * As in ASTRA-sim there is no acknowledgement: the sender is told the message has left
  * at the instant it arrives, just before the receiver is told. A message to oneself
@@ -30,15 +34,30 @@ class AnalyticalBackend : public NetworkBackend
      */
     static TypeId GetTypeId();
 
-    /** \param topology the network; must be set before the first Send */
-    virtual void SetTopology(const AnalyticalTopology& topology);
+    /**
+     * Set the network; must be done before the first Send, after the attributes. The
+     * backend keeps its own copies. Throws InputError naming the fabric when the model
+     * cannot run on it.
+     * \param fabric the fabric
+     * \param routes its routing tables (ComputeRouting)
+     */
+    virtual void SetFabric(const Fabric& fabric, const RoutingTable& routes);
 
-    /** \return the network */
-    const AnalyticalTopology&
-    GetTopology() const
-    {
-        return m_topology;
-    }
+    /**
+     * Set the network from ASTRA-sim dimensions: the fabric MakeDimensionFabric builds,
+     * with shortest-path routing tables.
+     * \param topology the dimensions
+     */
+    void SetTopology(const AnalyticalTopology& topology);
+
+    /** \return the fabric (SetFabric must have been called) */
+    const Fabric& GetFabric() const;
+
+    /** \return its routing tables (SetFabric must have been called) */
+    const RoutingTable& GetRoutes() const;
+
+    /** \return one line for reports: the model and what it runs on */
+    virtual std::string GetDescription() const = 0;
 
     uint32_t GetRankCount() const override;
 
@@ -57,7 +76,7 @@ class AnalyticalBackend : public NetworkBackend
     }
 
   protected:
-    /** Throw InputError unless both ranks exist. \param message the message */
+    /** Throw InputError unless the fabric is set and both ranks exist. \param message it */
     void CheckRanks(const Message& message) const;
 
     /**
@@ -70,12 +89,22 @@ class AnalyticalBackend : public NetworkBackend
                  const MessageCallback& sent,
                  const MessageCallback& arrived);
 
-    AnalyticalTopology m_topology;  //!< the network
+    /**
+     * A link's bandwidth in ASTRA-sim's B/ns: its rate times the goodput fraction, by way
+     * of GB/s (GB = 2^30 B) so that a file's GB/s gives ASTRA-sim's figure exactly.
+     * \param settings the link
+     * \return bytes per ns
+     */
+    double BytesPerNs(const LinkSettings& settings) const;
+
     bool m_bidirectionalRing{true}; //!< ring links used both ways (attribute)
+    double m_goodputFraction{1.0};  //!< payload share of the line rate (attribute)
 
   private:
-    uint64_t m_deliveredMessages{0}; //!< messages delivered
-    uint64_t m_deliveredBytes{0};    //!< bytes delivered
+    std::unique_ptr<const Fabric> m_fabric;       //!< the network
+    std::unique_ptr<const RoutingTable> m_routes; //!< its tables
+    uint64_t m_deliveredMessages{0};              //!< messages delivered
+    uint64_t m_deliveredBytes{0};                 //!< bytes delivered
 };
 
 } // namespace ns3

@@ -3,85 +3,15 @@
  */
 #include "analytical-topology.h"
 
+#include "ns3/analytical-fabric-dimensions.h"
+#include "ns3/astra-network-reader.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
-
-#include <yaml-cpp/yaml.h>
-
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("AnalyticalTopology");
-
-namespace
-{
-
-/** "file:line: key" for a YAML node. */
-std::string
-Where(const std::string& source, const YAML::Node& node, const std::string& key)
-{
-    const auto mark = node.Mark();
-    if (mark.line < 0)
-    {
-        return source + ": " + key;
-    }
-    return source + ":" + std::to_string(mark.line + 1) + ": " + key;
-}
-
-/** The list under \p key, one entry per dimension. */
-YAML::Node
-ListAt(const YAML::Node& root, const std::string& key, const std::string& source)
-{
-    const YAML::Node list = root[key];
-    if (!list)
-    {
-        throw InputError(source + ": key \"" + key + "\" is missing");
-    }
-    if (!list.IsSequence() || list.size() == 0)
-    {
-        throw InputError(Where(source, list, key) + ": expected a list, one entry per dimension");
-    }
-    return list;
-}
-
-template <typename T>
-T
-Scalar(const YAML::Node& item, const std::string& where)
-{
-    try
-    {
-        return item.as<T>();
-    }
-    catch (const YAML::Exception&)
-    {
-        throw InputError(where + ": \"" + (item.IsScalar() ? item.Scalar() : "<not a value>") +
-                         "\" is not a valid value");
-    }
-}
-
-AnalyticalBlock
-ParseBlock(const std::string& name, const std::string& where)
-{
-    if (name == "Ring")
-    {
-        return AnalyticalBlock::Ring;
-    }
-    if (name == "FullyConnected")
-    {
-        return AnalyticalBlock::FullyConnected;
-    }
-    if (name == "Switch")
-    {
-        return AnalyticalBlock::Switch;
-    }
-    throw InputError(where + ": topology \"" + name + "\" is not Ring, FullyConnected or Switch");
-}
-
-} // namespace
 
 AnalyticalTopology::AnalyticalTopology(std::vector<AnalyticalDimension> dimensions)
     : m_dimensions(std::move(dimensions))
@@ -120,92 +50,8 @@ AnalyticalTopology::AnalyticalTopology(std::vector<AnalyticalDimension> dimensio
 AnalyticalTopology
 AnalyticalTopology::LoadYaml(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw InputError(path + ": cannot open the file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseYaml(text.str(), path);
-}
-
-AnalyticalTopology
-AnalyticalTopology::ParseYaml(const std::string& text, const std::string& source)
-{
-    YAML::Node root;
-    try
-    {
-        root = YAML::Load(text);
-    }
-    catch (const YAML::Exception& e)
-    {
-        throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML");
-    }
-    if (!root.IsMap())
-    {
-        throw InputError(source + ": expected keys topology, npus_count, bandwidth, latency");
-    }
-    for (const auto& entry : root)
-    {
-        const std::string key = entry.first.as<std::string>();
-        if (key != "topology" && key != "npus_count" && key != "bandwidth" && key != "latency")
-        {
-            std::cerr << "warning: " << Where(source, entry.first, key) << ": unknown key, ignored"
-                      << std::endl;
-        }
-    }
-    const YAML::Node topology = ListAt(root, "topology", source);
-    const YAML::Node npus = ListAt(root, "npus_count", source);
-    const YAML::Node bandwidth = ListAt(root, "bandwidth", source);
-    const YAML::Node latency = ListAt(root, "latency", source);
-    for (const auto& [list, key] : {std::pair{npus, "npus_count"},
-                                    std::pair{bandwidth, "bandwidth"},
-                                    std::pair{latency, "latency"}})
-    {
-        if (list.size() != topology.size())
-        {
-            throw InputError(Where(source, list, key) + ": " + std::to_string(list.size()) +
-                             " entries but topology has " + std::to_string(topology.size()));
-        }
-    }
-    std::vector<AnalyticalDimension> dims;
-    for (size_t d = 0; d < topology.size(); ++d)
-    {
-        AnalyticalDimension dim;
-        dim.block =
-            ParseBlock(Scalar<std::string>(topology[d], Where(source, topology[d], "topology")),
-                       Where(source, topology[d], "topology"));
-        const std::string npusWhere = Where(source, npus[d], "npus_count");
-        const int64_t count = Scalar<int64_t>(npus[d], npusWhere);
-        if (count < 2 || count > (1LL << 31))
-        {
-            throw InputError(npusWhere + ": " + std::to_string(count) +
-                             " NPUs; a dimension needs more than 1");
-        }
-        dim.npus = static_cast<uint32_t>(count);
-        const std::string bwWhere = Where(source, bandwidth[d], "bandwidth");
-        dim.bandwidthGBps = Scalar<double>(bandwidth[d], bwWhere);
-        if (!(dim.bandwidthGBps > 0))
-        {
-            throw InputError(bwWhere + ": must be > 0");
-        }
-        const std::string latWhere = Where(source, latency[d], "latency");
-        dim.latencyNs = Scalar<double>(latency[d], latWhere);
-        if (!(dim.latencyNs >= 0))
-        {
-            throw InputError(latWhere + ": must be >= 0");
-        }
-        dims.push_back(dim);
-    }
-    try
-    {
-        return AnalyticalTopology(std::move(dims));
-    }
-    catch (const InputError& e)
-    {
-        throw InputError(source + ": " + e.what());
-    }
+    // The fabric's one ASTRA-sim reader; the dimensions are read back from the fabric.
+    return MakeAnalyticalTopology(ReadAstraNetwork(path));
 }
 
 std::vector<uint32_t>

@@ -39,8 +39,9 @@ struct AnalyticalDimension
  * The network as the analytical backends see it: a stack of dimensions, NPU ids in
  * mixed radix with dimension 0 varying fastest (id = a0 + n0 (a1 + n1 (a2 ...))).
  *
- * Deliberately narrow, so that it can be read from ASTRA-sim's network YAML or derived
- * from mlfabric's fabric description.
+ * Deliberately narrow: it is derived from a Fabric with ASTRA-sim's dimension structure
+ * (MakeAnalyticalTopology), and describes one for the multi-dimensional builder
+ * (MakeDimensionFabric).
  */
 class AnalyticalTopology
 {
@@ -55,20 +56,13 @@ class AnalyticalTopology
     explicit AnalyticalTopology(std::vector<AnalyticalDimension> dimensions);
 
     /**
-     * Read ASTRA-sim's analytical network YAML (topology, npus_count, bandwidth,
-     * latency: one list entry per dimension). Throws InputError naming the file, line
-     * and key of a bad entry.
+     * Read an ASTRA-sim analytical network file with the fabric's reader
+     * (ReadAstraNetwork) and take its dimensions (MakeAnalyticalTopology). Throws
+     * InputError naming the file, line and key of a bad entry.
      * \param path the file
      * \return the topology
      */
     static AnalyticalTopology LoadYaml(const std::string& path);
-
-    /**
-     * \param text YAML text
-     * \param source file name for messages
-     * \return the topology
-     */
-    static AnalyticalTopology ParseYaml(const std::string& text, const std::string& source);
 
     /** \return the dimensions */
     const std::vector<AnalyticalDimension>&

@@ -3,14 +3,24 @@
  */
 #include "congestion-aware-backend.h"
 
+#include "ns3/abort.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("CongestionAwareBackend");
 NS_OBJECT_ENSURE_REGISTERED(CongestionAwareBackend);
+
+namespace
+{
+/** A directed link without a queue yet. */
+constexpr uint32_t kNoLink = 0xFFFFFFFF;
+} // namespace
 
 TypeId
 CongestionAwareBackend::GetTypeId()
@@ -23,27 +33,72 @@ CongestionAwareBackend::GetTypeId()
 }
 
 void
-CongestionAwareBackend::SetTopology(const AnalyticalTopology& topology)
+CongestionAwareBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
 {
-    AnalyticalBackend::SetTopology(topology);
-    m_router = std::make_unique<AnalyticalRouter>(m_topology, m_bidirectionalRing);
+    if (!m_bidirectionalRing)
+    {
+        // The routing tables cross every ring the shorter way.
+        throw InputError("fabric '" + fabric.GetName() +
+                         "': the congestion-aware model follows the routing tables; "
+                         "BidirectionalRing=false applies to the congestion-unaware model only");
+    }
+    AnalyticalBackend::SetFabric(fabric, routes);
+    m_paths = std::make_unique<AnalyticalPaths>(GetFabric(), GetRoutes());
     m_links.clear();
-    m_linkIndex.clear();
+    m_linkIndex.assign(2 * static_cast<size_t>(fabric.GetLinkCount()), kNoLink);
+    m_queuePairs.clear();
+    m_txQueuePairs.assign(fabric.GetNpuCount(), 0);
+    m_rxQueuePairs.assign(fabric.GetNpuCount(), 0);
+}
+
+EcmpChoice
+CongestionAwareBackend::GetEcmpChoice() const
+{
+    NS_ABORT_MSG_IF(!m_paths, "congestion-aware backend: no fabric set");
+    return m_paths->GetEcmpChoice();
+}
+
+std::string
+CongestionAwareBackend::GetDescription() const
+{
+    const Fabric& fabric = GetFabric();
+    std::ostringstream text;
+    text << "analytical, congestion-aware: fabric '" << fabric.GetName() << "', "
+         << fabric.GetNpuCount() << " NPUs, " << fabric.GetSwitchCount() << " switches, "
+         << fabric.GetLinkCount() << " links, "
+         << GetRoutingAlgorithmName(GetRoutes().GetAlgorithm()) << " routes, ECMP by "
+         << GetEcmpChoiceName(GetEcmpChoice());
+    if (m_goodputFraction != 1.0)
+    {
+        text << ", goodput " << m_goodputFraction;
+    }
+    return text.str();
+}
+
+CongestionAwareBackend::QueuePairs
+CongestionAwareBackend::QueuePairsOf(uint32_t src, uint32_t dst)
+{
+    const uint64_t key = (static_cast<uint64_t>(src) << 32) | dst;
+    auto it = m_queuePairs.find(key);
+    if (it == m_queuePairs.end())
+    {
+        it = m_queuePairs.emplace(key, QueuePairs{m_txQueuePairs[src]++, m_rxQueuePairs[dst]++})
+                 .first;
+    }
+    return it->second;
 }
 
 uint32_t
-CongestionAwareBackend::LinkOf(const AnalyticalRouter::Hop& hop)
+CongestionAwareBackend::LinkOf(uint32_t directed)
 {
-    const uint64_t key = (static_cast<uint64_t>(hop.from) << 32) | hop.to;
-    auto it = m_linkIndex.find(key);
-    if (it != m_linkIndex.end())
+    uint32_t& index = m_linkIndex[directed];
+    if (index == kNoLink)
     {
-        return it->second;
+        const FabricLink& link = GetFabric().GetLink(AnalyticalPaths::LinkOf(directed));
+        m_links.emplace_back(BytesPerNs(link.settings),
+                             static_cast<double>(link.settings.delayPs) / 1000.0);
+        index = static_cast<uint32_t>(m_links.size() - 1);
     }
-    const AnalyticalDimension& dim = m_topology.GetDimensions()[hop.dimension];
-    m_links.emplace_back(AnalyticalTopology::ToBytesPerNs(dim.bandwidthGBps), dim.latencyNs);
-    const uint32_t index = static_cast<uint32_t>(m_links.size() - 1);
-    m_linkIndex.emplace(key, index);
     return index;
 }
 
@@ -52,14 +107,20 @@ CongestionAwareBackend::Send(const Message& message, MessageCallback sent, Messa
 {
     NS_LOG_FUNCTION(this << message.src << message.dst << message.bytes << message.tag);
     CheckRanks(message);
+    std::vector<uint32_t> path;
+    if (message.src != message.dst)
+    {
+        const QueuePairs qp = QueuePairsOf(message.src, message.dst);
+        path = m_paths->Walk(message.src, message.dst, qp.src, qp.dst);
+    }
     const uint64_t id = m_nextFlight++;
     Flight& flight = m_flights[id];
     flight.message = message;
     flight.sent = std::move(sent);
     flight.arrived = std::move(arrived);
-    for (const auto& hop : m_router->Route(message.src, message.dst))
+    for (uint32_t directed : path)
     {
-        flight.links.push_back(LinkOf(hop));
+        flight.links.push_back(LinkOf(directed));
     }
     if (flight.links.empty())
     {

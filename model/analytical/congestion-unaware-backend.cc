@@ -3,8 +3,11 @@
  */
 #include "congestion-unaware-backend.h"
 
+#include "ns3/analytical-fabric-dimensions.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include <sstream>
 
 namespace ns3
 {
@@ -23,10 +26,26 @@ CongestionUnawareBackend::GetTypeId()
 }
 
 void
-CongestionUnawareBackend::SetTopology(const AnalyticalTopology& topology)
+CongestionUnawareBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
 {
-    AnalyticalBackend::SetTopology(topology);
+    // Derive first: a fabric the model refuses leaves the backend as it was.
+    AnalyticalTopology topology = MakeAnalyticalTopology(fabric, m_goodputFraction);
+    AnalyticalBackend::SetFabric(fabric, routes);
+    m_topology = std::move(topology);
     m_router = std::make_unique<AnalyticalRouter>(m_topology, m_bidirectionalRing);
+}
+
+std::string
+CongestionUnawareBackend::GetDescription() const
+{
+    std::ostringstream text;
+    text << "analytical, congestion-unaware";
+    for (const auto& d : m_topology.GetDimensions())
+    {
+        text << (&d == &m_topology.GetDimensions().front() ? ": " : " x ") << d.npus << " @ "
+             << d.bandwidthGBps << " GB/s, " << d.latencyNs << " ns";
+    }
+    return text.str();
 }
 
 uint64_t

@@ -17,6 +17,10 @@ namespace ns3
  * ASTRA-sim's congestion-unaware analytical network: a message costs
  * hops x latency + bytes / bandwidth of the lowest dimension in which source and
  * destination differ, truncated to whole ns; messages never wait for each other.
+ *
+ * The closed form needs ASTRA-sim's dimensions, which are derived from the fabric
+ * (MakeAnalyticalTopology): a fabric without that structure (a Clos, fat-tree or rail
+ * scale-out, an HPCC topology) is refused with an InputError naming it.
  */
 class CongestionUnawareBackend : public AnalyticalBackend
 {
@@ -27,8 +31,16 @@ class CongestionUnawareBackend : public AnalyticalBackend
      */
     static TypeId GetTypeId();
 
-    void SetTopology(const AnalyticalTopology& topology) override;
+    void SetFabric(const Fabric& fabric, const RoutingTable& routes) override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+    std::string GetDescription() const override;
+
+    /** \return the dimensions the closed form runs on (the fabric must be set) */
+    const AnalyticalTopology&
+    GetTopology() const
+    {
+        return m_topology;
+    }
 
     /**
      * \param src an NPU \param dst an NPU \param bytes message size
@@ -37,6 +49,7 @@ class CongestionUnawareBackend : public AnalyticalBackend
     uint64_t ComputeDelayNs(uint32_t src, uint32_t dst, uint64_t bytes) const;
 
   private:
+    AnalyticalTopology m_topology;              //!< the fabric's dimensions
     std::unique_ptr<AnalyticalRouter> m_router; //!< hop counts
 };
 

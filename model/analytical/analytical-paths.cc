@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "analytical-paths.h"
+
+#include "ns3/analytical-fabric-dimensions.h"
+#include "ns3/flow-hash.h"
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AnalyticalPaths");
+
+std::string
+GetEcmpChoiceName(EcmpChoice choice)
+{
+    return choice == EcmpChoice::FlowHash ? "flow hash" : "lowest dimension";
+}
+
+AnalyticalPaths::AnalyticalPaths(const Fabric& fabric, const RoutingTable& routes)
+    : m_fabric(fabric)
+    , m_routes(routes)
+    , m_choice(EcmpChoice::FlowHash)
+{
+    if (routes.GetNodeCount() != fabric.GetNodeCount() ||
+        routes.GetNpuCount() != fabric.GetNpuCount())
+    {
+        throw InputError("fabric '" + fabric.GetName() + "': routing tables for " +
+                         std::to_string(routes.GetNodeCount()) + " nodes and " +
+                         std::to_string(routes.GetNpuCount()) + " NPUs, but the fabric has " +
+                         std::to_string(fabric.GetNodeCount()) + " nodes and " +
+                         std::to_string(fabric.GetNpuCount()) + " NPUs");
+    }
+    if (HasAnalyticalDimensions(fabric))
+    {
+        m_choice = EcmpChoice::LowestDimension;
+        std::vector<uint32_t> sizes;
+        for (const auto& dim : fabric.GetDimensions())
+        {
+            sizes.push_back(dim.size);
+        }
+        m_radix = std::make_unique<MixedRadix>(sizes);
+    }
+    NS_LOG_INFO("fabric " << fabric.GetName() << ": ECMP by " << GetEcmpChoiceName(m_choice));
+}
+
+uint32_t
+AnalyticalPaths::ChooseLowestDimension(uint32_t node, const PortSet& ports) const
+{
+    const auto& all = m_fabric.GetPorts(node);
+    const bool npu = m_fabric.IsNpu(node);
+    const uint32_t rank = npu ? m_fabric.GetNode(node).rank : 0;
+    std::tuple<int32_t, bool, uint32_t> best{0, true, 0};
+    bool first = true;
+    for (uint32_t port : ports)
+    {
+        const FabricPort& p = all[port];
+        const auto d = m_fabric.GetLink(p.link).dimension;
+        bool clockwise = true;
+        if (npu && m_fabric.IsNpu(p.peer))
+        {
+            const uint32_t n = m_radix->GetSize(d);
+            const uint32_t peer = m_fabric.GetNode(p.peer).rank;
+            clockwise =
+                m_radix->GetCoordinate(peer, d) == (m_radix->GetCoordinate(rank, d) + 1) % n;
+        }
+        // Lowest dimension, then clockwise (false sorts first), then lowest port.
+        const std::tuple<int32_t, bool, uint32_t> key{d, !clockwise, port};
+        if (first || key < best)
+        {
+            best = key;
+            first = false;
+        }
+    }
+    return std::get<2>(best);
+}
+
+std::vector<uint32_t>
+AnalyticalPaths::Walk(uint32_t srcRank, uint32_t dstRank, uint32_t srcQp, uint32_t dstQp) const
+{
+    const uint32_t source = m_fabric.GetNpuNode(srcRank);
+    const uint32_t target = m_fabric.GetNpuNode(dstRank);
+    std::vector<uint32_t> path;
+    uint32_t node = source;
+    while (node != target)
+    {
+        const PortSet ports = m_routes.GetEgressPorts(node, dstRank);
+        if (ports.empty() || path.size() >= m_fabric.GetNodeCount())
+        {
+            throw InputError("fabric '" + m_fabric.GetName() + "': the route from NPU " +
+                             std::to_string(srcRank) + " to NPU " + std::to_string(dstRank) +
+                             (ports.empty() ? " ends at node '" : " loops at node '") +
+                             m_fabric.GetNode(node).name + "'");
+        }
+        uint32_t port = ports[0];
+        if (ports.size() > 1)
+        {
+            if (m_choice == EcmpChoice::LowestDimension)
+            {
+                port = ChooseLowestDimension(node, ports);
+            }
+            else
+            {
+                // The NIC hashes unsalted when it connects the queue pair; switches and
+                // forwarding NPUs salt with their node id.
+                const uint32_t salt = node == source ? 0 : node;
+                port = ports[FlowHash(source, target, srcQp, dstQp, salt) % ports.size()];
+            }
+        }
+        const FabricPort& p = m_fabric.GetPorts(node)[port];
+        const bool fromA = m_fabric.GetLink(p.link).nodeA == node;
+        path.push_back(2 * p.link + (fromA ? 0 : 1));
+        node = p.peer;
+    }
+    return path;
+}
+
+} // namespace ns3
