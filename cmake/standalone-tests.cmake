@@ -28,6 +28,12 @@ add_test(NAME compare-tool
 set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
 
+# LIBRA's bandwidth optimisation (Python, Debian's NLopt).
+add_test(NAME libra-tool
+         COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/libra/tests)
+set_tests_properties(libra-tool PROPERTIES TIMEOUT 600 ENVIRONMENT
+                     "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay;MLFABRIC_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared")
+
 # doc/programming's program, built against the installed package (find_package, pkg-config).
 add_test(NAME out-of-tree-program
          COMMAND bash ${CMAKE_SOURCE_DIR}/test/out-of-tree-program.sh ${CMAKE_BINARY_DIR})
