@@ -3,12 +3,17 @@
  */
 #include "et-info-dry-run.h"
 
+#include "ns3/boolean.h"
+#include "ns3/et-replay-app.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/node-container.h"
+#include "ns3/replay-job-install.h"
+#include "ns3/replay-system.h"
+#include "ns3/simulator.h"
+#include "ns3/zero-time-backend.h"
 
-#include <deque>
-#include <functional>
-#include <map>
-#include <queue>
+#include <algorithm>
 #include <tuple>
 
 namespace ns3
@@ -22,207 +27,160 @@ namespace
 /** Blocked stuck lines kept in EtDryRun. */
 constexpr size_t kMaxStuckListed = 20;
 
-/** A node of one rank. */
-struct RankNode
+/**
+ * One blocked node, with where its line goes: collectives by (group, k, arrival), then
+ * messages by (source, destination, tag), sends before receives.
+ */
+struct Blocked
 {
-    uint32_t rank;     //!< the rank
-    uint32_t position; //!< its position in the rank's trace
+    std::tuple<int, std::string, uint64_t, int64_t, int64_t, int64_t, uint32_t> order; //!< key
+    std::string line;                                                                  //!< text
 };
 
-/** The zero-time replay of a whole workload. */
-class DryRun
+/** \return "rank r, node id (name)" */
+std::string
+Where(uint32_t rank, const EtNode& node)
 {
-  public:
-    DryRun(const std::vector<EtTrace>& traces, const std::optional<EtCommGroups>& groups)
-        : m_traces(traces)
-        , m_groups(groups)
-        , m_waiting(traces.size())
-        , m_ready(traces.size())
-        , m_arrivals(traces.size())
-    {
-        for (uint32_t r = 0; r < traces.size(); ++r)
-        {
-            const auto& graph = traces[r].GetGraph();
-            m_waiting[r].resize(traces[r].GetNodeCount());
-            for (uint32_t i = 0; i < traces[r].GetNodeCount(); ++i)
-            {
-                m_waiting[r][i] = graph.GetParentCount(i);
-                if (m_waiting[r][i] == 0)
-                {
-                    m_ready[r].push(i);
-                }
-            }
-            m_result.nodesTotal += traces[r].GetNodeCount();
-        }
-    }
+    return "rank " + std::to_string(rank) + ", node " + std::to_string(node.id) + " (" +
+           std::string(node.name) + ")";
+}
 
-    EtDryRun
-    Run()
-    {
-        bool moved = true;
-        while (moved)
-        {
-            moved = false;
-            for (uint32_t r = 0; r < m_traces.size(); ++r)
-            {
-                while (!m_ready[r].empty())
-                {
-                    const uint32_t i = m_ready[r].top();
-                    m_ready[r].pop();
-                    Issue({r, i});
-                    moved = true;
-                }
-            }
-        }
-        ReportStuck();
-        return m_result;
-    }
+/** \return the index of \p rank among those that issued \p c */
+uint32_t
+ArrivalOf(const ReplayCollective& c, uint32_t rank)
+{
+    const auto it = std::find(c.issuedBy.begin(), c.issuedBy.end(), rank);
+    return static_cast<uint32_t>(it - c.issuedBy.begin());
+}
 
-  private:
-    /** \return the size of the group a collective names */
-    size_t
-    GroupSize(const std::string& group) const
+/** \return what a node left running after the run waits for */
+Blocked
+DescribeBlocked(const ReplayEngine& engine, uint32_t rank, uint32_t position)
+{
+    const EtNode& node = engine.GetApp(rank)->GetTrace().GetNode(position);
+    const std::string where = Where(rank, node);
+    const auto r = static_cast<int64_t>(rank);
+    if (const ReplayCollective* c = engine.FindRunningCollective(rank, position))
     {
-        if (m_groups && m_groups->count(group) > 0)
-        {
-            return m_groups->at(group).size();
-        }
-        return m_traces.size();
+        const std::string group = c->group.empty() ? "0" : c->group;
+        return {{0, group, c->sequence, 0, 0, 0, ArrivalOf(*c, rank)},
+                where + ": collective #" + std::to_string(c->sequence) + " of group " + group +
+                    " waits for its other members (" + std::to_string(c->issued) + " of " +
+                    std::to_string(c->members) + " arrived)"};
     }
-
-    void
-    Issue(const RankNode& n)
+    if (node.type == EtNodeType::COMM_SEND_NODE)
     {
-        const EtNode& node = m_traces[n.rank].GetNode(n.position);
-        switch (node.type)
-        {
-        case EtNodeType::COMM_COLL_NODE:
-        {
-            const std::string group(node.pgName);
-            const uint64_t slot = m_arrivals[n.rank][group]++;
-            auto& arrived = m_collectives[{group, slot}];
-            arrived.push_back(n);
-            if (arrived.size() == GroupSize(group))
-            {
-                for (const auto& member : arrived)
-                {
-                    Complete(member);
-                }
-                ++m_result.collectivesDone;
-                m_collectives.erase({group, slot});
-            }
-            break;
-        }
-        case EtNodeType::COMM_SEND_NODE:
-        case EtNodeType::COMM_RECV_NODE:
-        {
-            const bool send = node.type == EtNodeType::COMM_SEND_NODE;
-            const int64_t src = send ? n.rank : node.commSrc;
-            const int64_t dst = send ? node.commDst : n.rank;
-            auto& [sends, recvs] = m_channels[{src, dst, node.commTag}];
-            (send ? sends : recvs).push_back(n);
-            if (!sends.empty() && !recvs.empty())
-            {
-                Complete(sends.front());
-                Complete(recvs.front());
-                sends.pop_front();
-                recvs.pop_front();
-                ++m_result.messagesDone;
-            }
-            break;
-        }
-        default:
-            Complete(n);
-        }
+        return {{1, "", 0, r, node.commDst, node.commTag, 0},
+                where + ": send to rank " + std::to_string(node.commDst) + " with tag " +
+                    std::to_string(node.commTag) + " is never received"};
     }
-
-    void
-    Complete(const RankNode& n)
+    if (node.type == EtNodeType::COMM_RECV_NODE)
     {
-        ++m_result.nodesDone;
-        for (uint32_t child : m_traces[n.rank].GetGraph().GetChildren(n.position))
+        return {{1, "", 0, node.commSrc, r, node.commTag, 1},
+                where + ": receive from rank " + std::to_string(node.commSrc) + " with tag " +
+                    std::to_string(node.commTag) + " is never sent"};
+    }
+    return {{2, "", 0, r, position, 0, 0}, where + ": never finishes"};
+}
+
+/** The findings of a replay that has run out of events. */
+void
+Summarize(const ReplayEngine& engine, EtDryRun& result)
+{
+    std::vector<Blocked> blocked;
+    for (uint32_t r = 0; r < engine.GetRankCount(); ++r)
+    {
+        const Ptr<EtReplayApp> app = engine.GetApp(r);
+        const ReplayRankStats stats = app->GetStats();
+        result.nodesDone += stats.nodesDone;
+        result.messagesDone += stats.receives;
+        for (uint32_t position : app->GetRunningNodes())
         {
-            if (--m_waiting[n.rank][child] == 0)
+            blocked.push_back(DescribeBlocked(engine, r, position));
+            if (app->GetTrace().GetNode(position).type == EtNodeType::COMM_RECV_NODE)
             {
-                m_ready[n.rank].push(child);
+                --result.messagesDone;
             }
         }
     }
-
-    /** \return "rank r, node id (name)" */
-    std::string
-    Where(const RankNode& n) const
+    for (const ReplayCollective& c : engine.GetCollectives())
     {
-        const EtNode& node = m_traces[n.rank].GetNode(n.position);
-        return "rank " + std::to_string(n.rank) + ", node " + std::to_string(node.id) + " (" +
-               std::string(node.name) + ")";
+        result.collectivesDone += c.finished == c.members ? 1 : 0;
     }
-
-    void
-    Stuck(std::string line)
+    // Ranks are visited in order, so equal keys keep rank order.
+    std::stable_sort(blocked.begin(),
+                     blocked.end(),
+                     [](const Blocked& a, const Blocked& b) { return a.order < b.order; });
+    for (const Blocked& b : blocked)
     {
-        if (m_result.stuck.size() < kMaxStuckListed)
+        if (result.stuck.size() < kMaxStuckListed)
         {
-            m_result.stuck.push_back(std::move(line));
+            result.stuck.push_back(b.line);
         }
     }
-
-    void
-    ReportStuck()
-    {
-        for (const auto& [key, arrived] : m_collectives)
-        {
-            const auto& [group, slot] = key;
-            for (const auto& n : arrived)
-            {
-                Stuck(Where(n) + ": collective #" + std::to_string(slot) + " of group " +
-                      (group.empty() ? "0" : group) + " waits for its other members (" +
-                      std::to_string(arrived.size()) + " of " + std::to_string(GroupSize(group)) +
-                      " arrived)");
-            }
-        }
-        for (const auto& [key, lists] : m_channels)
-        {
-            const auto& [src, dst, tag] = key;
-            for (const auto& n : lists.first)
-            {
-                Stuck(Where(n) + ": send to rank " + std::to_string(dst) + " with tag " +
-                      std::to_string(tag) + " is never received");
-            }
-            for (const auto& n : lists.second)
-            {
-                Stuck(Where(n) + ": receive from rank " + std::to_string(src) + " with tag " +
-                      std::to_string(tag) + " is never sent");
-            }
-        }
-    }
-
-    const std::vector<EtTrace>& m_traces;         //!< the ranks
-    const std::optional<EtCommGroups>& m_groups;  //!< group members
-    std::vector<std::vector<uint32_t>> m_waiting; //!< per rank, per node: parents left
-    std::vector<std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>>>
-        m_ready;                                             //!< per rank: issuable nodes
-    std::vector<std::map<std::string, uint64_t>> m_arrivals; //!< per rank: calls per group
-    std::map<std::pair<std::string, uint64_t>, std::vector<RankNode>>
-        m_collectives; //!< (group, k) -> members that issued their k-th call
-    std::map<std::tuple<int64_t, int64_t, int64_t>,
-             std::pair<std::deque<RankNode>, std::deque<RankNode>>>
-        m_channels;    //!< (src, dst, tag) -> unmatched sends and receives
-    EtDryRun m_result; //!< figures
-};
+}
 
 } // namespace
 
 bool
 EtDryRun::Completed() const
 {
-    return nodesDone == nodesTotal;
+    return rejected.empty() && nodesDone == nodesTotal;
 }
 
 EtDryRun
 DryRunEtWorkload(const std::vector<EtTrace>& traces, const std::optional<EtCommGroups>& groups)
 {
-    return DryRun(traces, groups).Run();
+    EtDryRun result;
+    const auto ranks = static_cast<uint32_t>(traces.size());
+    ReplayJob job;
+    job.rankCount = ranks;
+    job.dimensions = {ranks};
+    job.groups = std::make_shared<CommGroupTable>(ranks);
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        job.npus.push_back(r);
+        // The caller keeps the traces for the whole run: share them without a copy.
+        job.traces.emplace_back(&traces[r], [](const EtTrace*) {});
+        result.nodesTotal += traces[r].GetNodeCount();
+    }
+
+    Ptr<ZeroTimeBackend> network = CreateObject<ZeroTimeBackend>();
+    network->SetRankCount(ranks);
+    NodeContainer nodes;
+    nodes.Create(ranks);
+    std::vector<Ptr<Node>> rankNodes(nodes.Begin(), nodes.End());
+    ReplayInstallSettings settings;
+    settings.system = DefaultReplaySystemConfig(1);
+    settings.cpuSlots = 0;
+    settings.computeSlots = 0;
+    settings.commSlots = 0;
+    job.engine = CreateObject<ReplayEngine>();
+    job.engine->SetAttribute("RendezvousSends", BooleanValue(true));
+    try
+    {
+        if (groups)
+        {
+            for (const auto& [name, members] : *groups)
+            {
+                job.groups->Add(name, members, "the communicator-group file");
+            }
+        }
+        AddTraceProcessGroups(job.traces, *job.groups);
+        InstallReplayJob(job, network, job.dimensions, rankNodes, settings);
+        Simulator::Run();
+        Summarize(*job.engine, result);
+    }
+    catch (const InputError& e)
+    {
+        result.rejected = e.what();
+    }
+    job.engine->Dispose();
+    job.engine = nullptr;
+    network = nullptr;
+    rankNodes.clear();
+    Simulator::Destroy();
+    return result;
 }
 
 } // namespace ns3

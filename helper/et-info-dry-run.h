@@ -26,22 +26,27 @@ struct EtDryRun
     uint64_t collectivesDone{0};    //!< collective instances completed (one per group call)
     uint64_t messagesDone{0};       //!< send/receive pairs completed
     std::vector<std::string> stuck; //!< why ranks stopped, one line per blocked node (at most 20)
+    std::string rejected;           //!< why the replay cannot run the workload; empty if it ran
 
-    /** \return true if every node of every rank completed */
+    /** \return true if the replay ran and every node of every rank completed */
     bool Completed() const;
 };
 
 /**
  * \ingroup mlfabric-helper
- * Replay a workload with zero-time nodes to find deadlocks across ranks.
+ * Replay a workload in zero time to find deadlocks across ranks: the replay engine
+ * (ReplayEngine, an EtReplayApp per rank) over a ZeroTimeBackend, so that only the
+ * order of the nodes and their matching across ranks remain.
  *
- * Each rank issues its ready nodes lowest position first, as ASTRA-sim issues the lowest
- * id. A collective completes when every member of its group has issued its k-th
- * collective on that group (pg_name "" or "0", or a group of the file unknown here:
- * all ranks); a send and a receive complete together when both are issued with the same
- * source, destination and tag, first come first matched (the strictest, rendezvous,
- * semantics); every other node completes at once. Whatever is left when nothing can
- * move is a deadlock: the line names each blocked rank, node and what it waits for.
+ * Every rank issues each node once its dependencies are done, with no slot limits; a
+ * collective completes when every member of its group has issued its k-th collective on
+ * that group (ReplayCollectiveMatcher); a send leaves only once its receive, the one
+ * with the same source, destination and tag, first come first matched, is posted (the
+ * strictest, rendezvous, semantics: ReplayEngine's RendezvousSends). The groups are the
+ * file's and those of the traces' METADATA nodes. Whatever is left when nothing can
+ * move is a deadlock: the line names each blocked rank, node and what it waits for. A
+ * workload the replay refuses (ReplayEngine::AddRank, or traces that diverge) does not
+ * run; rejected says why.
  *
  * \param traces every rank's trace, rank i at position i
  * \param groups the communicator groups, if there is a file

@@ -114,6 +114,16 @@ ReplayJobDimensions(const std::vector<uint32_t>& fabricDimensions,
             return flat;
         }
     }
+    uint64_t fabricNpus = 1;
+    for (uint32_t d : fabricDimensions)
+    {
+        fabricNpus *= d;
+    }
+    if (n > 0 && npus[0] == 0 && n == fabricNpus)
+    {
+        // The whole fabric in order: its dimensions as they are, those of size 1 too.
+        return fabricDimensions;
+    }
     // Keep whole fabric dimensions while the block is aligned to them, then at most
     // one partial dimension that divides the next fabric dimension evenly.
     std::vector<uint32_t> dims;

@@ -36,6 +36,7 @@ std::vector<std::vector<uint32_t>> PlaceReplayJobs(const std::vector<ReplayJobSp
  *
  * A job on a consecutive block of NPUs aligned with the fabric's dimensions keeps them
  * as far as it spans them: on a 4 x 4 fabric, NPUs 8-15 are 4 x 2 and NPUs 4-7 are 4.
+ * A job on every NPU in order has the fabric's dimensions, as they are.
  * Any other placement is one dimension of all the job's ranks; the network still
  * carries each message over the fabric's real route.
  * \param fabricDimensions NPUs per fabric dimension, lowest first

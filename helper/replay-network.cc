@@ -11,7 +11,10 @@
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 #include "ns3/node-list.h"
+#include "ns3/rdma-backend-attach.h"
 #include "ns3/rdma-network-backend.h"
+#include "ns3/replay-analytical-observer.h"
+#include "ns3/replay-packet-observer.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -79,24 +82,26 @@ namespace
 void
 BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
 {
-    net.roce = std::make_unique<RoceNetwork>();
+    auto roce = std::make_unique<RoceNetwork>();
     const RoutingTable routes = ComputeRouting(net.fabric.fabric, net.fabric.routing);
-    const auto rankNode = InstallFabric(net.fabric.fabric, routes, *net.roce, config.mtu);
+    const auto rankNode = InstallFabric(net.fabric.fabric, routes, *roce, config.mtu);
     for (uint32_t node : rankNode)
     {
-        net.roce->GetNic(node)->SetAttribute("Mtu", UintegerValue(config.mtu));
+        roce->GetNic(node)->SetAttribute("Mtu", UintegerValue(config.mtu));
     }
-    net.cc = InstallCongestionControl(*net.roce, config.cc);
+    const CcInstallation cc = InstallCongestionControl(*roce, config.cc);
     auto backend = CreateObject<RdmaNetworkBackend>();
     backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));
-    backend->Attach(net.roce.get(), rankNode);
+    AttachRoceNetwork(backend, *roce, rankNode);
     net.backend = backend;
+    net.observer = std::make_unique<ReplayPacketObserver>(std::move(roce), backend);
     for (uint32_t node : rankNode)
     {
         net.rankNodes.push_back(NodeList::GetNode(node));
     }
+    net.physicalDimensions = ReplayPhysicalDimensions(net.fabric.fabric);
     std::ostringstream text;
-    text << "packet level, MTU " << config.mtu << " B, congestion control " << net.cc.scheme << ", "
+    text << "packet level, MTU " << config.mtu << " B, congestion control " << cc.scheme << ", "
          << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer");
     net.description = text.str();
 }
@@ -114,6 +119,8 @@ BuildAnalytical(const ReplayNetworkConfig& config, ReplayNetwork& net)
                                                  config.analyticalGoodput,
                                                  config.fabricPath);
     net.backend = backend;
+    net.observer = std::make_unique<ReplayAnalyticalObserver>(backend);
+    net.physicalDimensions = topology.GetNpusPerDimension();
     NodeContainer nodes;
     nodes.Create(fabric.GetNpuCount());
     for (uint32_t i = 0; i < nodes.GetN(); ++i)

@@ -10,7 +10,7 @@
 #include "ns3/network-backend.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
-#include "ns3/roce-network.h"
+#include "ns3/replay-network-observer.h"
 
 #include <cstdint>
 #include <memory>
@@ -60,18 +60,17 @@ struct ReplayNetworkConfig
 
 /**
  * \ingroup mlfabric-helper
- * A built network: the backend the replay talks to, the ns-3 node of every rank, and
- * the dimensions collectives are decomposed over.
+ * A built network: the backend the replay talks to, the observer that reports on it,
+ * the ns-3 node of every rank, and the dimensions collectives are decomposed over.
  */
 struct ReplayNetwork
 {
-    LoadedFabric fabric;                      //!< the fabric as read
-    Ptr<NetworkBackend> backend;              //!< the workload-network seam
-    std::vector<Ptr<Node>> rankNodes;         //!< node hosting each rank's application
-    std::vector<uint32_t> physicalDimensions; //!< NPUs per dimension, lowest first
-    std::unique_ptr<RoceNetwork> roce;        //!< packet level only
-    CcInstallation cc;                        //!< packet level only: what was installed
-    std::string description;                  //!< one line for the report
+    LoadedFabric fabric;                             //!< the fabric as read
+    Ptr<NetworkBackend> backend;                     //!< the workload-network seam
+    std::unique_ptr<ReplayNetworkObserver> observer; //!< the backend's figures and watchers
+    std::vector<Ptr<Node>> rankNodes;                //!< node hosting each rank's application
+    std::vector<uint32_t> physicalDimensions;        //!< NPUs per dimension, lowest first
+    std::string description;                         //!< one line for the report
 };
 
 /**
@@ -85,10 +84,11 @@ std::vector<uint32_t> ReplayPhysicalDimensions(const Fabric& fabric);
 
 /**
  * \ingroup mlfabric-helper
- * Read the fabric and build the chosen backend over it. At packet level the fabric is
- * installed (InstallFabric) with the configured MTU, congestion control and queue-pair
- * mode, and each rank's application will live on its NPU's node; the analytical
- * backends get plain nodes. Throws InputError for a bad fabric or settings.
+ * Read the fabric and build the chosen backend over it, with its observer. At packet
+ * level the fabric is installed (InstallFabric) with the configured MTU, congestion
+ * control and queue-pair mode, and each rank's application will live on its NPU's
+ * node; the analytical backends get plain nodes. Throws InputError for a bad fabric or
+ * settings.
  * \param config what to build
  * \return the network
  */

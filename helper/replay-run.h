@@ -4,19 +4,14 @@
 #ifndef MLFABRIC_REPLAY_RUN_H
 #define MLFABRIC_REPLAY_RUN_H
 
-#include "ns3/collective-type.h"
-#include "ns3/invariant-options.h"
-#include "ns3/network-stats.h"
 #include "ns3/nstime.h"
 #include "ns3/replay-job-spec.h"
 #include "ns3/replay-network.h"
-#include "ns3/replay-rank-stats.h"
-#include "ns3/replay-trace-check.h"
-#include "ns3/system-config.h"
+#include "ns3/replay-result.h"
+#include "ns3/replay-system.h"
 
 #include <atomic>
 #include <cstdint>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -53,93 +48,11 @@ struct ReplayRunConfig
 
 /**
  * \ingroup mlfabric-helper
- * One collective of a replay, as its ranks ran it.
- */
-struct ReplayCollectiveRecord
-{
-    uint32_t id{0};                                 //!< in issue order
-    CollectiveType type{CollectiveType::AllReduce}; //!< the collective
-    uint64_t bytes{0};                              //!< comm_size
-    std::string group;                              //!< pg_name; "" all ranks
-    uint64_t sequence{0};                           //!< its place on the group
-    uint32_t ranks{0};                              //!< ranks of the group
-    uint32_t finishedRanks{0};                      //!< ranks it finished on
-    std::string algorithm;                          //!< DescribeCollectiveAlgorithm
-    uint32_t chunks{0};                             //!< chunks it was split into
-    Time start;                                     //!< the first rank issued it
-    Time end;                                       //!< it finished on the last rank
-};
-
-/**
- * \ingroup mlfabric-helper
- * One job of a multi-job replay, as it ran.
- */
-struct ReplayJobResult
-{
-    std::string name;                                //!< as configured
-    std::string workload;                            //!< trace prefix
-    std::vector<uint32_t> npus;                      //!< fabric NPU of each rank
-    std::vector<uint32_t> dimensions;                //!< its collectives' dimensions
-    std::vector<ReplayRankStats> ranks;              //!< per rank of the job
-    std::vector<ReplayCollectiveRecord> collectives; //!< per collective of the job, by id
-    ReplayNotes notes;                               //!< nodes replayed by their duration
-    std::string groups;                              //!< description of its groups
-    uint64_t nodes{0};                               //!< nodes of all its ranks
-    bool completed{false};                           //!< every rank of the job finished
-    Time alone; //!< its finish when run alone on the same NPUs, if measured; else zero
-};
-
-/**
- * \ingroup mlfabric-helper
- * What a replay measured.
- */
-struct ReplayResult
-{
-    std::vector<ReplayRankStats> ranks;              //!< per rank; single workload only
-    std::vector<ReplayCollectiveRecord> collectives; //!< per collective, by id; single only
-    std::vector<ReplayJobResult> jobs;               //!< per job; multi-job runs only
-    ReplayNotes notes;                               //!< nodes replayed by their duration
-    std::vector<std::string> warnings;               //!< ignored configuration keys
-    std::vector<std::string> stuck;                  //!< why unfinished ranks could not go on
-    bool completed{false};                           //!< every rank finished
-    bool interrupted{false};                         //!< stopped by the stop flag
-    bool timedOut{false};                            //!< stopped by the time limit
-    std::string networkFailure; //!< packet level: the run guard's report, if it stopped it
-    std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
-    InvariantReport invariants; //!< packet level, with an invariant period: what the checks found
-    Time simulated;             //!< last rank's finish, or the stop time
-    uint64_t events{0};         //!< simulator events of the replay
-    double wallSeconds{0};      //!< wall-clock time of the simulation
-    uint64_t nodes{0};          //!< nodes of all ranks
-    uint64_t networkDeliveredBytes{0}; //!< payload the network delivered
-    std::string network;               //!< description of the network
-    std::string system;                //!< description of the system configuration
-    std::string groups;                //!< description of the communicator groups (single)
-    std::string fabricName;            //!< the fabric's name
-
-    /** \return bytes sent by all ranks of every job */
-    uint64_t GetBytesSent() const;
-    /** \return bytes received by all ranks of every job */
-    uint64_t GetBytesReceived() const;
-    /** \return the ranks of the single workload, or of every job in job order */
-    std::vector<const ReplayRankStats*> GetAllRanks() const;
-};
-
-/**
- * \ingroup mlfabric-helper
- * The system configuration used without --system: ASTRA-sim's defaults with a ring
- * for every collective on every dimension.
- * \param dimensions number of network dimensions
- * \return the configuration
- */
-SystemConfig DefaultReplaySystemConfig(size_t dimensions);
-
-/**
- * \ingroup mlfabric-helper
  * Build the network, load every rank's trace, replay the workload with one
- * EtReplayApp per NPU and tear the simulation down.
+ * EtReplayApp per NPU and tear the simulation down: the steps of a ReplaySession.
  *
- * With config.jobs, each job runs its own workload on its own NPUs (PlaceReplayJobs):
+ * A workload alone is one job on every NPU of the fabric. With config.jobs, each job
+ * runs its own workload on its own NPUs (PlaceReplayJobs):
  * its own ReplayEngine, groups and collectives, over a RankMapBackend of the shared
  * network, all starting at time 0; the run ends when no job can go on. The system and
  * remote-memory files apply to every job (each job has its own remote memory); a job

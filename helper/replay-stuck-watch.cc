@@ -11,10 +11,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ReplayStuckWatch");
 
-ReplayStuckWatch::ReplayStuckWatch(Ptr<RdmaNetworkBackend> backend,
+ReplayStuckWatch::ReplayStuckWatch(std::function<bool()> quiet,
                                    std::function<bool()> finished,
                                    Time patience)
-    : m_backend(backend)
+    : m_quiet(std::move(quiet))
     , m_finished(std::move(finished))
     , m_patience(patience)
 {
@@ -39,7 +39,7 @@ ReplayStuckWatch::Check()
     {
         return;
     }
-    if (!m_backend->IsIdle())
+    if (!m_quiet())
     {
         m_idleSince = Time(-1);
     }

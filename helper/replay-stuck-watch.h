@@ -5,8 +5,6 @@
 #define MLFABRIC_REPLAY_STUCK_WATCH_H
 
 #include "ns3/nstime.h"
-#include "ns3/ptr.h"
-#include "ns3/rdma-network-backend.h"
 
 #include <functional>
 
@@ -29,13 +27,12 @@ class ReplayStuckWatch
 {
   public:
     /**
-     * \param backend the network every job's engine talks to
+     * \param quiet true while the network every job's engine talks to has no message
+     *        in flight and no work scheduled (RdmaNetworkBackend::IsIdle)
      * \param finished true once every rank of every job has finished
      * \param patience how long the state must last to count
      */
-    ReplayStuckWatch(Ptr<RdmaNetworkBackend> backend,
-                     std::function<bool()> finished,
-                     Time patience);
+    ReplayStuckWatch(std::function<bool()> quiet, std::function<bool()> finished, Time patience);
 
     /** Begin watching. */
     void Start();
@@ -46,7 +43,7 @@ class ReplayStuckWatch
     /** The periodic check. */
     void Check();
 
-    Ptr<RdmaNetworkBackend> m_backend;
+    std::function<bool()> m_quiet;
     std::function<bool()> m_finished;
     Time m_patience;
     Time m_idleSince{-1}; //!< negative while the backend is busy

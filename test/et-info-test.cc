@@ -300,6 +300,52 @@ TEST(EtInfoDryRun, FindsSendReceiveAndCrossGroupDeadlocks)
     EXPECT_TRUE(HasProblem(crossed.stuck, {"rank 1, node 0 (x)", "group 0", "1 of 2 arrived"}));
 }
 
+TEST(EtInfoDryRun, SendsWaitForTheirReceivesAndRefusedWorkloadsAreNamed)
+{
+    // Both ranks send before they receive: buffered sends would get through, rendezvous
+    // ones wait for each other.
+    HandWorkload swap(2);
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        auto& t = swap.workload.ranks[r];
+        const uint64_t send = t.AddSend("s", 1 - r, 3, 8, {});
+        t.AddRecv("r", 1 - r, 3, 8, {send});
+    }
+    swap.Load();
+    EXPECT_EQ(swap.Check().problemCount, 0u);
+    const EtDryRun held = DryRunEtWorkload(swap.traces, std::nullopt);
+    EXPECT_FALSE(held.Completed());
+    EXPECT_EQ(held.nodesDone, 0u);
+    EXPECT_EQ(held.nodesTotal, 4u);
+    ASSERT_EQ(held.stuck.size(), 2u);
+    EXPECT_TRUE(HasProblem(held.stuck, {"rank 0, node 0 (s)", "send to rank 1 with tag 3"}));
+    EXPECT_TRUE(HasProblem(held.stuck, {"rank 1, node 0 (s)", "never received"}));
+
+    // Receives posted first: everything completes, one message per pair.
+    HandWorkload ordered(2);
+    const uint64_t first = ordered.workload.ranks[0].AddSend("s", 1, 3, 8, {});
+    ordered.workload.ranks[0].AddRecv("r", 1, 4, 8, {first});
+    const uint64_t receive = ordered.workload.ranks[1].AddRecv("r", 0, 3, 8, {});
+    ordered.workload.ranks[1].AddSend("s", 0, 4, 8, {receive});
+    ordered.Load();
+    const EtDryRun done = DryRunEtWorkload(ordered.traces, std::nullopt);
+    EXPECT_TRUE(done.Completed());
+    EXPECT_EQ(done.messagesDone, 2u);
+    EXPECT_TRUE(done.stuck.empty());
+
+    // A collective on a group nobody defines: the replay refuses, the dry run says why.
+    HandWorkload unknown(2);
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        unknown.workload.ranks[r].AddCollective("c", EtCollectiveType::ALL_REDUCE, 8, "7", {});
+    }
+    unknown.Load();
+    const EtDryRun refused = DryRunEtWorkload(unknown.traces, std::nullopt);
+    EXPECT_FALSE(refused.Completed());
+    EXPECT_NE(refused.rejected.find("\"7\" names no communicator group"), std::string::npos)
+        << refused.rejected;
+}
+
 TEST(EtInfoGroups, ReadsAstraSimsFormatAndRejectsBadGroups)
 {
     ScratchDir dir;

@@ -7,7 +7,7 @@
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/multi-dim-builder.h"
-#include "ns3/rdma-network-backend.h"
+#include "ns3/rdma-backend-attach.h"
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
@@ -41,7 +41,7 @@ AllToAll(RoutingAlgorithm algorithm, uint64_t bytes, uint64_t& sentCount, uint64
     RoceNetwork net;
     const auto rankNode = InstallFabric(fabric, routes, net, 4096);
     auto backend = CreateObject<RdmaNetworkBackend>();
-    backend->Attach(&net, rankNode);
+    AttachRoceNetwork(backend, net, rankNode);
 
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> arrived;
     sentCount = 0;

@@ -262,11 +262,15 @@ Run(int argc, char** argv)
     if (dryRun)
     {
         run = DryRunEtWorkload(traces, groups);
+        if (!run->rejected.empty())
+        {
+            checks.AddProblem("dry run: the replay cannot run the workload: " + run->rejected);
+        }
         for (const auto& line : run->stuck)
         {
             checks.AddProblem("deadlock: " + line);
         }
-        if (!run->Completed() && run->stuck.empty())
+        if (run->rejected.empty() && !run->Completed() && run->stuck.empty())
         {
             checks.AddProblem("deadlock: " + std::to_string(run->nodesTotal - run->nodesDone) +
                               " nodes never become ready");

@@ -290,11 +290,9 @@ EtReplayApp::GetStats() const
     return stats;
 }
 
-std::string
-EtReplayApp::DescribeBlocked(size_t limit) const
+std::vector<uint32_t>
+EtReplayApp::GetRunningNodes() const
 {
-    std::string text = "rank " + std::to_string(m_rank) + ": " + std::to_string(m_stats.nodesDone) +
-                       " of " + std::to_string(m_trace->GetNodeCount()) + " nodes done";
     std::vector<uint32_t> running;
     for (uint32_t i = 0; i < m_state.size(); ++i)
     {
@@ -303,6 +301,15 @@ EtReplayApp::DescribeBlocked(size_t limit) const
             running.push_back(i);
         }
     }
+    return running;
+}
+
+std::string
+EtReplayApp::DescribeBlocked(size_t limit) const
+{
+    std::string text = "rank " + std::to_string(m_rank) + ": " + std::to_string(m_stats.nodesDone) +
+                       " of " + std::to_string(m_trace->GetNodeCount()) + " nodes done";
+    const std::vector<uint32_t> running = GetRunningNodes();
     if (!running.empty())
     {
         text += ", waiting on";

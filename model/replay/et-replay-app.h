@@ -80,6 +80,9 @@ class EtReplayApp : public Application
      */
     std::string DescribeBlocked(size_t limit) const;
 
+    /** \return the positions of the nodes running now, lowest first */
+    std::vector<uint32_t> GetRunningNodes() const;
+
     /** TracedCallback signature of a node event. */
     typedef void (*NodeTracedCallback)(uint64_t nodeId);
     /** TracedCallback signature of the rank's completion. */

@@ -43,6 +43,12 @@ ReplayEngine::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&ReplayEngine::m_stopWhenIdle),
                           MakeBooleanChecker())
+            .AddAttribute("RendezvousSends",
+                          "A send's message leaves only once the matching receive is posted "
+                          "(rendezvous), instead of at once (eager)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&ReplayEngine::m_rendezvousSends),
+                          MakeBooleanChecker())
             .AddTraceSource("Idle",
                             "Every application has started and no node runs on any rank: "
                             "the workload has finished or is stuck",
@@ -263,6 +269,22 @@ ReplayEngine::Send(uint32_t rank, uint32_t position, const EtNode& node)
     // Trace tags travel with bit 63 clear; collective traffic sets it (CollectiveTag).
     message.tag = static_cast<uint64_t>(tag) & ~CollectiveTag::kFlag;
     m_p2pSent[rank] += node.commSize;
+    if (m_rendezvousSends)
+    {
+        m_rendezvous.Offer({rank, dst, tag},
+                           [this, rank, position, message, tag]()
+                           { Launch(rank, position, message, tag); });
+        return;
+    }
+    Launch(rank, position, message, tag);
+}
+
+void
+ReplayEngine::Launch(uint32_t rank,
+                     uint32_t position,
+                     const NetworkBackend::Message& message,
+                     int64_t tag)
+{
     m_backend->Send(
         message,
         [this, rank, position](const NetworkBackend::Message&) { Done(rank, position); },
@@ -300,6 +322,10 @@ ReplayEngine::Receive(uint32_t rank, uint32_t position, const EtNode& node)
     {
         ReceiveMatched(rank, position, *bytes);
     }
+    if (m_rendezvousSends)
+    {
+        m_rendezvous.Accept({src, rank, node.commTag});
+    }
 }
 
 void
@@ -319,6 +345,19 @@ ReplayEngine::RankFinished(uint32_t rank)
 {
     ++m_finishedRanks;
     NS_LOG_INFO("rank " << rank << " finished; " << m_finishedRanks << " of " << m_apps.size());
+}
+
+const ReplayCollective*
+ReplayEngine::FindRunningCollective(uint32_t rank, uint32_t position) const
+{
+    for (const auto& [key, at] : m_collectiveNode)
+    {
+        if (at == position && static_cast<uint32_t>(key >> 32) == rank)
+        {
+            return &m_matcher->GetCollectives()[static_cast<uint32_t>(key)];
+        }
+    }
+    return nullptr;
 }
 
 const std::vector<ReplayCollective>&

@@ -13,6 +13,7 @@
 #include "ns3/replay-collective-matcher.h"
 #include "ns3/replay-compute-model.h"
 #include "ns3/replay-p2p-matcher.h"
+#include "ns3/replay-rendezvous.h"
 #include "ns3/replay-trace-check.h"
 #include "ns3/system-config.h"
 #include "ns3/traced-callback.h"
@@ -56,7 +57,9 @@ struct ReplaySetup
  *   (ReplayCollectiveMatcher) and run by one CollectiveRunner over the backend;
  * - a send becomes one backend message, done on the sender when the backend says it
  *   has left; a receive is done when the message with the same (source, destination,
- *   tag) has arrived, first sent first matched (ReplayP2pMatcher);
+ *   tag) has arrived, first sent first matched (ReplayP2pMatcher). With the attribute
+ *   RendezvousSends a message leaves only once its receive is posted
+ *   (ReplayRendezvous);
  * - remote-memory accesses book the RemoteMemoryModel;
  * - compute and other delays run on the backend's clock.
  */
@@ -179,6 +182,13 @@ class ReplayEngine : public Object
     /** \return nodes running over all ranks */
     uint64_t GetRunningNodeCount() const;
 
+    /**
+     * \param rank a rank
+     * \param position a node of its trace
+     * \return the collective that node runs, while it runs; nullptr otherwise
+     */
+    const ReplayCollective* FindRunningCollective(uint32_t rank, uint32_t position) const;
+
     /** \return every collective issued, with its timing */
     const std::vector<ReplayCollective>& GetCollectives() const;
     /** \param rank a rank \return payload it sent, collectives and point-to-point */
@@ -216,6 +226,11 @@ class ReplayEngine : public Object
     void MessageArrived(uint32_t src, uint32_t dst, int64_t tag, uint64_t bytes);
     /** A receive has its message: note a size that differs from the node's, finish it. */
     void ReceiveMatched(uint32_t rank, uint32_t position, uint64_t bytes);
+    /** Hand a send's message to the backend. */
+    void Launch(uint32_t rank,
+                uint32_t position,
+                const NetworkBackend::Message& message,
+                int64_t tag);
     /** Tell a rank's application that one of its nodes finished. */
     void Done(uint32_t rank, uint32_t position);
 
@@ -224,6 +239,7 @@ class ReplayEngine : public Object
     std::unique_ptr<CollectiveRunner> m_runner;              //!< collectives of every rank
     std::unique_ptr<ReplayCollectiveMatcher> m_matcher;      //!< collectives across ranks
     ReplayP2pMatcher m_p2p;                                  //!< sends and receives
+    ReplayRendezvous m_rendezvous;                           //!< sends held for receives
     std::unique_ptr<RemoteMemoryModel> m_memory;             //!< remote memory, if any
     ReplayComputeModel m_compute;                            //!< compute durations
     std::vector<Ptr<EtReplayApp>> m_apps;                    //!< by rank
@@ -234,6 +250,7 @@ class ReplayEngine : public Object
     uint32_t m_startedRanks{0};                              //!< applications started
     uint64_t m_runningNodes{0};                              //!< nodes running, all ranks
     bool m_stopWhenIdle{true};                               //!< attribute StopWhenIdle
+    bool m_rendezvousSends{false};                           //!< attribute RendezvousSends
     ReplayNotes m_notes;                                     //!< degraded nodes
     TracedCallback<uint32_t> m_collectiveFinished;           //!< all ranks done with one
     TracedCallback<> m_idle;                                 //!< no node runs anywhere

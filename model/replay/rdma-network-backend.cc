@@ -37,13 +37,12 @@ RdmaNetworkBackend::GetTypeId()
 }
 
 void
-RdmaNetworkBackend::Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNode)
+RdmaNetworkBackend::Attach(const std::vector<Ptr<RdmaNic>>& nics, Connector connect)
 {
-    m_net = net;
-    m_rankNode = rankNode;
-    for (uint32_t node : rankNode)
+    m_nics = nics;
+    m_connect = std::move(connect);
+    for (const Ptr<RdmaNic>& nic : nics)
     {
-        Ptr<RdmaNic> nic = net->GetNic(node);
         nic->TraceConnectWithoutContext(
             "MessageSent",
             Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(
@@ -59,7 +58,28 @@ RdmaNetworkBackend::Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNo
 uint32_t
 RdmaNetworkBackend::GetRankCount() const
 {
-    return static_cast<uint32_t>(m_rankNode.size());
+    return static_cast<uint32_t>(m_nics.size());
+}
+
+uint64_t
+RdmaNetworkBackend::GetDeliveredBytes() const
+{
+    uint64_t bytes = 0;
+    for (const Ptr<RdmaNic>& nic : m_nics)
+    {
+        bytes += nic->GetCounters().deliveredBytes;
+    }
+    return bytes;
+}
+
+void
+RdmaNetworkBackend::DoDispose()
+{
+    m_qps.clear();
+    m_pending.clear();
+    m_nics.clear();
+    m_connect = nullptr;
+    NetworkBackend::DoDispose();
 }
 
 uint64_t
@@ -71,16 +91,14 @@ RdmaNetworkBackend::GetPendingCount() const
 Ptr<RdmaQueuePair>
 RdmaNetworkBackend::QueuePairFor(const Message& message)
 {
-    const uint32_t src = m_rankNode[message.src];
-    const uint32_t dst = m_rankNode[message.dst];
     if (m_qpPerMessage)
     {
-        return m_net->Connect(src, dst, m_priority);
+        return m_connect(message.src, message.dst, m_priority);
     }
     auto& qp = m_qps[{message.src, message.dst}];
     if (!qp)
     {
-        qp = m_net->Connect(src, dst, m_priority);
+        qp = m_connect(message.src, message.dst, m_priority);
     }
     return qp;
 }
@@ -115,7 +133,7 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
     const uint64_t id = m_nextId++;
     m_pending.emplace(id, Pending{message, std::move(sent), std::move(arrived)});
     Ptr<RdmaQueuePair> qp = QueuePairFor(message);
-    m_net->GetNic(m_rankNode[message.src])->PostSend(qp, message.bytes, id);
+    m_nics[message.src]->PostSend(qp, message.bytes, id);
 }
 
 void

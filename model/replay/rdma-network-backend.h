@@ -5,9 +5,11 @@
 #define MLFABRIC_RDMA_NETWORK_BACKEND_H
 
 #include "ns3/network-backend.h"
-#include "ns3/roce-network.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -17,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-helper
+ * \ingroup mlfabric-replay
  * The workload-network seam implemented by the packet-level RoCE network.
  *
  * Each message becomes an RDMA send on a queue pair from the source rank's NIC to the
@@ -25,6 +27,10 @@ namespace ns3
  * keeps them, so congestion-control state carries across messages; with QpPerMessage
  * every message gets a new one, as ASTRA-sim's ns-3 backend does. The sender is told
  * when the last byte is acknowledged, the receiver when it has arrived.
+ *
+ * The backend knows the NICs of the ranks and nothing of how the network was built:
+ * opening a queue pair needs the routed path (its port, base RTT and hops), which the
+ * builder of the network supplies as a Connector.
  */
 class RdmaNetworkBackend : public NetworkBackend
 {
@@ -35,14 +41,21 @@ class RdmaNetworkBackend : public NetworkBackend
      */
     static TypeId GetTypeId();
 
+    /**
+     * Opens a queue pair from the NIC of rank src to that of rank dst with the given
+     * traffic class, on the path the network routes it.
+     */
+    using Connector =
+        std::function<Ptr<RdmaQueuePair>(uint32_t src, uint32_t dst, uint8_t priority)>;
+
     RdmaNetworkBackend() = default;
 
     /**
      * Use a built network.
-     * \param net the network; it must outlive the simulation
-     * \param rankNode node id of each rank
+     * \param nics the NIC of each rank; the network must outlive the simulation
+     * \param connect opens the queue pairs between ranks
      */
-    void Attach(RoceNetwork* net, const std::vector<uint32_t>& rankNode);
+    void Attach(const std::vector<Ptr<RdmaNic>>& nics, Connector connect);
 
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
@@ -54,6 +67,9 @@ class RdmaNetworkBackend : public NetworkBackend
      */
     void Schedule(Time delay, std::function<void()> fn) override;
 
+    /** \return payload the ranks' NICs have delivered, counted by the NICs */
+    uint64_t GetDeliveredBytes() const;
+
     /** \return messages sent and not yet both left and arrived */
     uint64_t GetPendingCount() const;
 
@@ -62,6 +78,9 @@ class RdmaNetworkBackend : public NetworkBackend
      *         backend is pending: nothing the workload waits on can happen any more
      */
     bool IsIdle() const;
+
+  protected:
+    void DoDispose() override;
 
   private:
     /** A message in flight and whom to tell about it. */
@@ -83,8 +102,8 @@ class RdmaNetworkBackend : public NetworkBackend
     /** Forget \p id once both sides are done. */
     void Retire(std::unordered_map<uint64_t, Pending>::iterator it);
 
-    RoceNetwork* m_net{nullptr};
-    std::vector<uint32_t> m_rankNode;
+    std::vector<Ptr<RdmaNic>> m_nics; //!< by rank
+    Connector m_connect;              //!< opens queue pairs
     std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
     std::unordered_map<uint64_t, Pending> m_pending; //!< RDMA tag -> message
     uint64_t m_nextId{0};

@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "replay-packet-observer.h"
+
+namespace ns3
+{
+
+ReplayPacketObserver::ReplayPacketObserver(std::unique_ptr<RoceNetwork> net,
+                                           Ptr<RdmaNetworkBackend> backend)
+    : m_net(std::move(net))
+    , m_backend(backend)
+{
+}
+
+RoceNetwork&
+ReplayPacketObserver::GetNetwork()
+{
+    return *m_net;
+}
+
+void
+ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<bool()> finished)
+{
+    // The order in which the instruments schedule their first checks is the order of
+    // their simultaneous events, kept as it was so that runs repeat exactly.
+    m_queues = std::make_unique<QueueMonitor>(*m_net);
+    m_timeseriesPath = settings.timeseriesPath;
+    if (!m_timeseriesPath.empty())
+    {
+        m_sampler = std::make_unique<NetworkSampler>(*m_net, settings.samplePeriod);
+        m_sampler->Start();
+    }
+    m_guard =
+        std::make_unique<RunGuard>(*m_net, settings.stallTimeout, settings.pfcDeadlockThreshold);
+    m_guard->Start();
+    // The network's periodic events would keep ranks that only wait running for ever.
+    Ptr<RdmaNetworkBackend> backend = m_backend;
+    m_stuck = std::make_unique<ReplayStuckWatch>(
+        [backend]() { return backend->IsIdle(); }, finished, settings.stallTimeout);
+    m_stuck->Start();
+    if (settings.invariantPeriod.IsStrictlyPositive())
+    {
+        m_checker = std::make_unique<InvariantChecker>(*m_net);
+        m_checker->StartPeriodic(settings.invariantPeriod, finished);
+    }
+}
+
+ReplayNetworkFigures
+ReplayPacketObserver::Collect(bool finished)
+{
+    ReplayNetworkFigures figures;
+    if (m_guard && m_guard->GetVerdict() != RunGuard::Verdict::NONE)
+    {
+        figures.failure = m_guard->GetReport();
+    }
+    figures.stats = CollectNetworkStats(*m_net, m_queues.get());
+    if (m_checker)
+    {
+        figures.invariants = FinishInvariantChecks(*m_checker, finished);
+    }
+    if (m_sampler)
+    {
+        m_sampler->WriteCsv(m_timeseriesPath);
+    }
+    figures.deliveredBytes = m_backend->GetDeliveredBytes();
+    return figures;
+}
+
+} // namespace ns3

@@ -1,0 +1,267 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "replay-session.h"
+
+#include "ns3/boolean.h"
+#include "ns3/et-rank-files.h"
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+#include "ns3/replay-job-collect.h"
+#include "ns3/replay-job-placement.h"
+#include "ns3/replay-system.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ReplaySession");
+
+ReplayJob
+MakeWholeFabricJob(const std::string& workload, const std::string& commGroupPath)
+{
+    ReplayJob job;
+    job.spec.workload = workload;
+    job.spec.commGroupPath = commGroupPath;
+    job.fillsFabric = true;
+    return job;
+}
+
+ReplayJob
+MakeSharedFabricJob(const ReplayJobSpec& spec)
+{
+    ReplayJob job;
+    job.spec = spec;
+    job.where = "job '" + spec.name + "': ";
+    return job;
+}
+
+ReplaySession::ReplaySession(std::vector<ReplayJob> jobs)
+    : m_jobs(std::move(jobs))
+{
+    for (ReplayJob& job : m_jobs)
+    {
+        job.rankCount = NamingJob(job, [&]() { return DiscoverEtRankCount(job.spec.workload); });
+    }
+}
+
+ReplaySession::~ReplaySession()
+{
+    for (ReplayJob& job : m_jobs)
+    {
+        if (job.engine)
+        {
+            job.engine->Dispose();
+        }
+    }
+    m_progress.reset();
+    m_net.observer.reset();
+    m_net.backend = nullptr;
+    m_net.rankNodes.clear();
+    m_jobs.clear();
+    Simulator::Destroy();
+}
+
+const std::vector<ReplayJob>&
+ReplaySession::GetJobs() const
+{
+    return m_jobs;
+}
+
+void
+ReplaySession::Build(const ReplayNetworkConfig& config)
+{
+    m_fabricPath = config.fabricPath;
+    m_net = BuildReplayNetwork(config);
+}
+
+void
+ReplaySession::PlaceJobs()
+{
+    const uint32_t npuCount = m_net.backend->GetRankCount();
+    std::vector<ReplayJobSpec> specs;
+    std::vector<uint32_t> rankCounts;
+    for (const ReplayJob& job : m_jobs)
+    {
+        ReplayJobSpec spec = job.spec;
+        if (job.fillsFabric)
+        {
+            if (job.rankCount != npuCount)
+            {
+                throw InputError(m_fabricPath + ": the fabric has " + std::to_string(npuCount) +
+                                 " NPUs but workload " + job.spec.workload + " has " +
+                                 std::to_string(job.rankCount) + " ranks");
+            }
+            spec.npus.clear();
+            for (uint32_t r = 0; r < npuCount; ++r)
+            {
+                spec.npus.push_back(r);
+            }
+        }
+        specs.push_back(spec);
+        rankCounts.push_back(job.rankCount);
+    }
+    const auto placed = PlaceReplayJobs(specs, rankCounts, npuCount);
+    for (size_t j = 0; j < m_jobs.size(); ++j)
+    {
+        m_jobs[j].npus = placed[j];
+        m_jobs[j].dimensions = ReplayJobDimensions(m_net.physicalDimensions, placed[j]);
+    }
+}
+
+void
+ReplaySession::Install(const ReplaySessionInputs& inputs)
+{
+    PlaceJobs();
+    ReplayInstallSettings settings;
+    settings.system = inputs.systemPath.empty()
+                          ? DefaultReplaySystemConfig(m_net.physicalDimensions.size())
+                          : LoadSystemConfig(inputs.systemPath);
+    if (!inputs.remoteMemoryPath.empty())
+    {
+        settings.remoteMemory = LoadRemoteMemoryConfig(inputs.remoteMemoryPath);
+    }
+    settings.cpuSlots = inputs.cpuSlots;
+    settings.computeSlots = inputs.computeSlots;
+    settings.commSlots = inputs.commSlots;
+    m_system = settings.system;
+    for (ReplayJob& job : m_jobs)
+    {
+        NamingJob(job, [&]() { LoadReplayJobInputs(job, inputs.ctrlDeps); });
+    }
+    for (ReplayJob& job : m_jobs)
+    {
+        // Each engine would stop the simulation when it goes idle; with several jobs the
+        // run goes on until none of them can.
+        job.engine = CreateObject<ReplayEngine>();
+        BooleanValue stopWhenIdle;
+        job.engine->GetAttribute("StopWhenIdle", stopWhenIdle);
+        if (stopWhenIdle.Get())
+        {
+            job.engine->SetAttribute("StopWhenIdle", BooleanValue(false));
+            job.engine->TraceConnectWithoutContext(
+                "Idle", MakeCallback(&ReplaySession::OnEngineIdle, this));
+        }
+        InstallReplayJob(job, m_net.backend, m_net.physicalDimensions, m_net.rankNodes, settings);
+    }
+}
+
+void
+ReplaySession::OnEngineIdle()
+{
+    for (const ReplayJob& job : m_jobs)
+    {
+        if (!job.engine->IsIdle())
+        {
+            return;
+        }
+    }
+    Simulator::Stop();
+}
+
+bool
+ReplaySession::AllFinished() const
+{
+    for (const ReplayJob& job : m_jobs)
+    {
+        if (job.engine->GetFinishedRankCount() != job.rankCount)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string
+ReplaySession::DescribeProgress() const
+{
+    uint32_t finished = 0;
+    uint32_t total = 0;
+    for (const ReplayJob& job : m_jobs)
+    {
+        finished += job.engine->GetFinishedRankCount();
+        total += job.rankCount;
+    }
+    return std::to_string(finished) + "/" + std::to_string(total) + " ranks finished";
+}
+
+void
+ReplaySession::Run(const ReplaySessionLimits& limits)
+{
+    m_progress = std::make_unique<ReplayProgress>(
+        limits.progress, limits.progressPeriod, [this]() { return DescribeProgress(); });
+    m_progress->SetStopFlag(limits.stopFlag);
+    m_progress->Start();
+    m_net.observer->Start(limits.watch, [this]() { return AllFinished(); });
+    m_stopTime = limits.stopTime;
+    if (m_stopTime.IsStrictlyPositive())
+    {
+        Simulator::Stop(m_stopTime);
+    }
+    const uint64_t eventsBefore = Simulator::GetEventCount();
+    const auto wallStart = std::chrono::steady_clock::now();
+    Simulator::Run();
+    m_wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    m_events = Simulator::GetEventCount() - eventsBefore - m_progress->GetCheckCount();
+}
+
+ReplayResult
+ReplaySession::Collect()
+{
+    ReplayResult result;
+    result.wallSeconds = m_wallSeconds;
+    result.events = m_events;
+    const ReplayNetworkFigures network = m_net.observer->Collect(AllFinished());
+    result.networkFailure = network.failure;
+    result.networkStats = network.stats;
+    result.invariants = network.invariants;
+    const bool alone = m_jobs.size() == 1 && m_jobs[0].fillsFabric;
+    result.completed = true;
+    for (const ReplayJob& job : m_jobs)
+    {
+        ReplayJobResult collected = CollectReplayJob(job);
+        result.completed = result.completed && collected.completed;
+        result.nodes += collected.nodes;
+        for (const auto& stats : collected.ranks)
+        {
+            result.simulated = Max(result.simulated, stats.finish);
+        }
+        if (!alone)
+        {
+            result.jobs.push_back(std::move(collected));
+            continue;
+        }
+        result.ranks = std::move(collected.ranks);
+        result.collectives = std::move(collected.collectives);
+        result.notes = std::move(collected.notes);
+        result.groups = std::move(collected.groups);
+    }
+    result.interrupted = !result.completed && m_progress->WasInterrupted();
+    result.timedOut = !result.completed && !result.interrupted && result.networkFailure.empty() &&
+                      m_stopTime.IsStrictlyPositive() && Simulator::Now() >= m_stopTime;
+    if (!result.completed)
+    {
+        result.simulated = Simulator::Now();
+        if (!result.interrupted && !result.timedOut && result.networkFailure.empty())
+        {
+            for (const ReplayJob& job : m_jobs)
+            {
+                for (const std::string& line : job.engine->DescribeStuck(20))
+                {
+                    result.stuck.push_back(job.where + line);
+                }
+            }
+        }
+    }
+    result.warnings = m_system.warnings;
+    result.networkDeliveredBytes = network.deliveredBytes;
+    result.network = m_net.description;
+    result.system = DescribeReplaySystem(m_system);
+    result.fabricName = m_net.fabric.fabric.GetName();
+    return result;
+}
+
+} // namespace ns3

@@ -1,0 +1,86 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "replay-system.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** \return "[ring, direct]" */
+std::string
+DescribeImplementation(const std::vector<AlgorithmSpec>& specs)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < specs.size(); ++i)
+    {
+        text += (i ? ", " : "") + ToString(specs[i]);
+    }
+    return text + "]";
+}
+
+} // namespace
+
+SystemConfig
+DefaultReplaySystemConfig(size_t dimensions)
+{
+    SystemConfig c;
+    c.source = "default system";
+    const std::vector<AlgorithmSpec> ring(std::max<size_t>(dimensions, 1), AlgorithmSpec{});
+    c.allReduceImplementation = ring;
+    c.reduceScatterImplementation = ring;
+    c.allGatherImplementation = ring;
+    c.allToAllImplementation = ring;
+    return c;
+}
+
+SystemConfig
+TrimReplaySystemConfig(SystemConfig system, size_t dimensions)
+{
+    for (auto* list : {&system.allReduceImplementation,
+                       &system.reduceScatterImplementation,
+                       &system.allGatherImplementation,
+                       &system.allToAllImplementation})
+    {
+        if (list->size() > dimensions)
+        {
+            list->resize(dimensions);
+        }
+    }
+    return system;
+}
+
+std::string
+DescribeReplaySystem(const SystemConfig& c)
+{
+    std::ostringstream text;
+    const char* policy = c.schedulingPolicy == SchedulingPolicy::Lifo   ? "LIFO"
+                         : c.schedulingPolicy == SchedulingPolicy::Fifo ? "FIFO"
+                                                                        : "EXPLICIT";
+    text << c.source << ": " << policy << ", "
+         << (c.collectiveOptimization == CollectiveOptimization::LocalBwAware ? "localBWAware"
+                                                                              : "baseline")
+         << ", " << c.preferredDatasetSplits << " split(s), " << c.activeChunksPerDimension
+         << " active chunk(s) per dimension, endpoint delay " << c.GetEndpointDelayNs()
+         << " ns, all-reduce " << DescribeImplementation(c.allReduceImplementation)
+         << ", reduce-scatter " << DescribeImplementation(c.reduceScatterImplementation)
+         << ", all-gather " << DescribeImplementation(c.allGatherImplementation) << ", all-to-all "
+         << DescribeImplementation(c.allToAllImplementation);
+    if (c.localMemBwGBps > 0)
+    {
+        text << ", local-mem-bw " << c.localMemBwGBps << " GB/s";
+    }
+    if (c.rooflineEnabled)
+    {
+        text << ", roofline " << c.peakPerfTflops << " TFLOPS";
+    }
+    return text.str();
+}
+
+} // namespace ns3
