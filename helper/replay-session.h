@@ -70,6 +70,7 @@ class ReplaySession
      * \param jobs the jobs, with their specs and places
      */
     explicit ReplaySession(std::vector<ReplayJob> jobs);
+    /** Dispose the engines and the network, and empty the simulator. */
     ~ReplaySession();
 
     ReplaySession(const ReplaySession&) = delete;

@@ -80,6 +80,7 @@ class RdmaNetworkBackend : public NetworkBackend
     bool IsIdle() const;
 
   protected:
+    /** Release the queue pairs, the pending messages, the NICs and the queue-pair opener. */
     void DoDispose() override;
 
   private:

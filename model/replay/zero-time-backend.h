@@ -38,7 +38,11 @@ class ZeroTimeBackend : public NetworkBackend
 
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
-    /** Run \p fn now, whatever \p delay says. */
+    /**
+     * Run \p fn now, whatever \p delay says.
+     * \param delay ignored: nothing takes time here
+     * \param fn the work to run
+     */
     void Schedule(Time delay, std::function<void()> fn) override;
 
     /** \return messages delivered so far */
