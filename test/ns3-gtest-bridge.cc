@@ -19,13 +19,14 @@ class GtestCase : public TestCase
   public:
     /** \param filter GoogleTest filter */
     explicit GtestCase(const std::string& filter)
-        : TestCase("GoogleTest cases " + filter),
-          m_filter(filter)
+        : TestCase("GoogleTest cases " + filter)
+        , m_filter(filter)
     {
     }
 
   private:
-    void DoRun() override
+    void
+    DoRun() override
     {
         static bool initialized = false;
         if (!initialized)
@@ -54,7 +55,8 @@ class GtestCase : public TestCase
                 }
             }
         }
-        NS_TEST_ASSERT_MSG_GT(unit.test_to_run_count(), 0, "no GoogleTest case matches " + m_filter);
+        NS_TEST_ASSERT_MSG_GT(
+            unit.test_to_run_count(), 0, "no GoogleTest case matches " + m_filter);
         NS_TEST_ASSERT_MSG_EQ(failed, "", "GoogleTest cases failed:" + failed);
         NS_TEST_ASSERT_MSG_EQ(status, 0, "GoogleTest run failed for " + m_filter);
     }
