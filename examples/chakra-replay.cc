@@ -105,7 +105,9 @@ Main(int argc, char** argv)
     cli.Add("qp-per-message",
             "packet level: a new queue pair for every message (ASTRA-sim's ns-3 backend)",
             "0");
-    cli.Add("mtu", "packet level: data payload per packet, bytes (64..9000)", "4096");
+    cli.Add("mtu",
+            "packet level: data payload per packet (e.g. 4096B; range of ns3::RdmaNic::Mtu)",
+            "4096B");
     cli.Add("analytical-goodput",
             "analytical: share of the line rate carrying payload, in (0, 1], or 'roce' for "
             "MTU / (MTU + 82)",
@@ -196,7 +198,7 @@ Main(int argc, char** argv)
         throw InputError("--analytical-goodput: applies to the analytical backends only");
     }
     config.network.qpPerMessage = cli.GetBool("qp-per-message");
-    config.network.mtu = static_cast<uint32_t>(cli.GetUint("mtu", 64, 9000));
+    config.network.mtu = static_cast<uint32_t>(cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu"));
     config.network.analyticalGoodput =
         cli.Get("analytical-goodput") == "roce"
             ? static_cast<double>(config.network.mtu) / (config.network.mtu + 82)

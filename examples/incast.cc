@@ -34,6 +34,15 @@ Gbps(uint64_t bytes, Time t)
     return t.IsStrictlyPositive() ? bytes * 8.0 / t.GetSeconds() / 1e9 : 0.0;
 }
 
+/** \return the priority RDMA NICs send ACKs, CNPs and PFC frames on, as now configured */
+uint64_t
+GetControlPriority()
+{
+    TypeId::AttributeInformation info;
+    TypeId::LookupByName("ns3::RdmaNic").LookupAttributeByName("ControlPriority", &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+}
+
 /** \return events per second of a run, in millions */
 double
 MegaEventsPerSecond(const IncastResult& r)
@@ -247,11 +256,13 @@ Main(int argc, char** argv)
     cli.Add("size", "message size per sender (e.g. 4MiB)", "4MiB");
     cli.Add("rate", "link rate (e.g. 100Gbps)", "100Gbps");
     cli.Add("delay", "link propagation delay (e.g. 1us)", "1us");
-    cli.Add("mtu", "data payload per packet, bytes (64..9000)", "4096");
+    cli.Add("mtu", "data payload per packet (e.g. 4096B; range of ns3::RdmaNic::Mtu)", "4096B");
     cli.Add("pfc", "PFC on the data priority (0 or 1)", "1");
     cli.Add("buffer", "switch buffer size (e.g. 32MiB)", "32MiB");
     cli.Add("loss", "per-frame loss probability on every link", "0");
-    cli.Add("priority", "traffic class of the data (0..6)", "3");
+    cli.Add("priority",
+            "traffic class of the data: a priority other than ns3::RdmaNic::ControlPriority",
+            "3");
     AddCcOptions(cli);
     cli.Add("stop", "simulated time limit", "10s");
     cli.Add(
@@ -270,7 +281,7 @@ Main(int argc, char** argv)
     }
     config.rateBps = cli.GetRateBps("rate");
     config.delay = cli.GetTime("delay");
-    config.mtu = cli.GetUint("mtu", 64, 9000);
+    config.mtu = cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu");
     config.pfc = cli.GetBool("pfc");
     config.bufferBytes = cli.GetBytes("buffer");
     config.loss = cli.GetDouble("loss", 0, 0.5);
@@ -281,7 +292,13 @@ Main(int argc, char** argv)
     {
         config.receiverRank = static_cast<int64_t>(cli.GetUint("receiver", 0, 1u << 24));
     }
-    const auto priority = cli.GetUint("priority", 0, 6);
+    const auto priority = cli.GetUintFor("priority", "ns3::RdmaNic", "ControlPriority");
+    if (priority == GetControlPriority())
+    {
+        throw InputError("--priority: " + std::to_string(priority) +
+                         " is the priority of ACKs, CNPs and PFC frames "
+                         "(ns3::RdmaNic::ControlPriority); data needs another");
+    }
     if (priority != 3)
     {
         Config::SetDefault("ns3::SharedBufferMmu::LosslessPriorities",

@@ -45,7 +45,7 @@ AddCcOptions(ExampleCli& cli)
             "parameter values of a peer simulator: hpcc-ns3 or astra-sim-ns3 (default none)",
             "");
     cli.Add("ecn",
-            "ECN thresholds per link rate, e.g. 100G:400KB/1600KB/0.2,400G:800KB/3200KB/0.2 "
+            "ECN thresholds per link rate, e.g. 100Gbps:400KB/1600KB/0.2,400Gbps:800KB/3200KB/0.2 "
             "(default: the preset's map, else the peers' map)",
             "");
 }

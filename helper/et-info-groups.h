@@ -20,14 +20,15 @@ using EtCommGroups = std::map<std::string, std::vector<uint32_t>>;
 
 /**
  * \ingroup mlfabric-helper
- * Read an ASTRA-sim communicator-group file: {"<id>": [rank, ...], ...}.
+ * Read an ASTRA-sim communicator-group file: {"<id>": [rank, ...], ...}, with the rules
+ * of CommGroupTable::LoadJson, the one reader of that format.
  *
  * \param path the file
  * \param rankCount ranks of the workload; every member must be below it
  * \return the groups
- * \throws InputError naming the file (and group) when it cannot be read, is not a JSON
- *         object of rank arrays, uses id 0 (ASTRA-sim's reserved world group), or lists a
- *         rank twice or out of range
+ * \throws InputError naming the file, line and group when it cannot be read, is not a
+ *         JSON object of rank arrays, uses an id other than 1, 2, ... (0 is ASTRA-sim's
+ *         world group), or lists no rank, a rank twice or one out of range
  */
 EtCommGroups ReadEtCommGroups(const std::string& path, uint32_t rankCount);
 

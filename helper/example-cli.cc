@@ -8,11 +8,13 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <vector>
 
 namespace ns3
@@ -35,6 +37,38 @@ IsGlobalValue(const std::string& name)
         }
     }
     return false;
+}
+
+/** \return the attribute \p typeId::\p attribute, or throw InputError naming \p option */
+TypeId::AttributeInformation
+LookupAttribute(const std::string& typeId, const std::string& attribute, const std::string& option)
+{
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid) || !tid.LookupAttributeByName(attribute, &info))
+    {
+        throw InputError(option + ": " + typeId + "::" + attribute + " is not an ns-3 attribute");
+    }
+    return info;
+}
+
+/**
+ * \return the value of --ns3::Type::Attribute=\p value as ns-3 should read it: rates and
+ * times in the unit grammar, everything else as given
+ */
+std::string
+AttributeText(const std::string& path, const std::string& value)
+{
+    const auto colons = path.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (colons == std::string::npos ||
+        !TypeId::LookupByNameFailSafe(path.substr(0, colons), &tid) ||
+        !tid.LookupAttributeByName(path.substr(colons + 2), &info))
+    {
+        return value; // Config::SetDefaultFailSafe reports the unknown name
+    }
+    return UnitsToNs3String(info.checker->GetValueTypeName(), value, "--" + path);
 }
 
 } // namespace
@@ -97,7 +131,8 @@ ExampleCli::Parse(int argc, char** argv)
         if (name.rfind("ns3::", 0) == 0)
         {
             if (eq == std::string::npos ||
-                !Config::SetDefaultFailSafe(name, StringValue(arg.substr(eq + 1))))
+                !Config::SetDefaultFailSafe(name,
+                                            StringValue(AttributeText(name, arg.substr(eq + 1)))))
             {
                 throw InputError("--" + name + ": not a settable ns-3 attribute or bad value");
             }
@@ -236,6 +271,52 @@ ExampleCli::GetDouble(const std::string& name, double min, double max) const
         range << "must be in [" << min << ", " << max << "]";
         Fail(name, range.str());
     }
+    return value;
+}
+
+void
+ExampleCli::CheckAttributeRange(const std::string& name,
+                                uint64_t value,
+                                const std::string& typeId,
+                                const std::string& attribute) const
+{
+    const auto info = LookupAttribute(typeId, attribute, "--" + name);
+    if (info.checker->Check(UintegerValue(value)))
+    {
+        return;
+    }
+    // The checker prints its range as "<type> <min>:<max>".
+    const std::string range = info.checker->HasUnderlyingTypeInformation()
+                                  ? info.checker->GetUnderlyingTypeInformation()
+                                  : "";
+    const auto space = range.find(' ');
+    const auto colon = range.find(':');
+    if (space == std::string::npos || colon == std::string::npos)
+    {
+        Fail(name, "not a value of " + typeId + "::" + attribute);
+    }
+    Fail(name,
+         "must be in [" + range.substr(space + 1, colon - space - 1) + ", " +
+             range.substr(colon + 1) + "], the range of " + typeId + "::" + attribute);
+}
+
+uint64_t
+ExampleCli::GetUintFor(const std::string& name,
+                       const std::string& typeId,
+                       const std::string& attribute) const
+{
+    const uint64_t value = GetUint(name, 0, std::numeric_limits<uint64_t>::max());
+    CheckAttributeRange(name, value, typeId, attribute);
+    return value;
+}
+
+uint64_t
+ExampleCli::GetBytesFor(const std::string& name,
+                        const std::string& typeId,
+                        const std::string& attribute) const
+{
+    const uint64_t value = GetBytes(name);
+    CheckAttributeRange(name, value, typeId, attribute);
     return value;
 }
 

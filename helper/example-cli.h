@@ -24,8 +24,10 @@ namespace ns3
  * Options are declared as strings with a default and read back with typed getters
  * that validate them. An unknown option or a bad value throws InputError naming the
  * option, so that RunMain prints one line and exits with status 2 instead of
- * CommandLine's usage dump. Attribute defaults (--ns3::Type::Attribute=value) and
- * global values (--SchedulerType=...) are set and checked here; ns-3's own flags
+ * CommandLine's usage dump. Sizes, rates and times follow the unit grammar of
+ * doc/units.md. Attribute defaults (--ns3::Type::Attribute=value; rates and times read
+ * with the same grammar) and global values (--SchedulerType=...) are set and checked
+ * here; ns-3's own flags
  * (--PrintHelp, --PrintGlobals, ...) pass through to CommandLine.
  */
 class ExampleCli
@@ -62,9 +64,9 @@ class ExampleCli
     std::vector<std::string> GetAll(const std::string& name) const;
     /** \param name option \return true if it was given on the command line */
     bool IsSet(const std::string& name) const;
-    /** \param name option \return a byte count such as 4096, 4KiB, 4MiB, 1GB */
+    /** \param name option \return a size such as 4096B, 4KiB, 4MiB, 1GB (doc/units.md) */
     uint64_t GetBytes(const std::string& name) const;
-    /** \param name option \return a rate in bit/s such as 100Gbps, 100Gb/s, 25G */
+    /** \param name option \return a rate in bit/s such as 100Gbps, 100Gb/s, 12.5GBps */
     uint64_t GetRateBps(const std::string& name) const;
     /** \param name option \return a duration such as 1us, 500ns, 2ms */
     Time GetTime(const std::string& name) const;
@@ -82,12 +84,39 @@ class ExampleCli
      * \return a real number in [min, max]
      */
     double GetDouble(const std::string& name, double min, double max) const;
+    /**
+     * A whole number that an ns-3 attribute holds: the range is the attribute's checker's,
+     * so the command line cannot drift from the model.
+     * \param name option
+     * \param typeId the attribute's TypeId, e.g. "ns3::RdmaNic"
+     * \param attribute the attribute, e.g. "ControlPriority"
+     * \return the value
+     */
+    uint64_t GetUintFor(const std::string& name,
+                        const std::string& typeId,
+                        const std::string& attribute) const;
+    /**
+     * A size (with its unit, e.g. 4096B or 4KiB) that an ns-3 attribute holds in bytes,
+     * checked by the attribute's checker.
+     * \param name option
+     * \param typeId the attribute's TypeId, e.g. "ns3::RdmaNic"
+     * \param attribute the attribute, e.g. "Mtu"
+     * \return bytes
+     */
+    uint64_t GetBytesFor(const std::string& name,
+                         const std::string& typeId,
+                         const std::string& attribute) const;
     /** \param name option \return a boolean given as 0/1/true/false/yes/no/on/off */
     bool GetBool(const std::string& name) const;
 
   private:
     /** Throw InputError("--name: what (got 'value')"). */
     [[noreturn]] void Fail(const std::string& name, const std::string& what) const;
+    /** Throw InputError naming option \p name unless \p value passes the attribute's checker. */
+    void CheckAttributeRange(const std::string& name,
+                             uint64_t value,
+                             const std::string& typeId,
+                             const std::string& attribute) const;
 
     CommandLine m_cmd;                           //!< ns-3's parser, for --help and attributes
     std::map<std::string, std::string> m_values; //!< option name -> value

@@ -148,7 +148,7 @@ TEST_F(CcIncastTest, PresetPicksItsSchemeAndEcnMap)
     const auto summary = nlohmann::json::parse(in);
     EXPECT_EQ(summary["scheme"], "hpcc");
     // run.py: Kmin/Kmax 100/400 KB per 25 Gb/s at the host rate and four times it.
-    EXPECT_EQ(summary["ecn_map"], "100G:400KB/1600KB/0.2,400G:1600KB/6400KB/0.2");
+    EXPECT_EQ(summary["ecn_map"], "100Gbps:400KB/1600KB/0.2,400Gbps:1600KB/6400KB/0.2");
     EXPECT_GT(summary["cc_window_changes"].get<uint64_t>(), 0u);
 }
 
@@ -156,13 +156,13 @@ TEST_F(CcIncastTest, EcnOptionSetsTheThresholds)
 {
     const std::string path = testing::TempDir() + "incast-cc-ecn.json";
     // Step marking at 20 KB makes DCTCP see marks from the first round trip.
-    const ProgramRun run = Execute("--cc=dctcp --ecn=100G:20KB/20KB/1 --senders=4 "
+    const ProgramRun run = Execute("--cc=dctcp --ecn=100Gbps:20KB/20KB/1 --senders=4 "
                                    "--size=1MiB --summary=" +
                                    path);
     ASSERT_EQ(run.status, 0) << run.output;
     std::ifstream in(path);
     const auto summary = nlohmann::json::parse(in);
-    EXPECT_EQ(summary["ecn_map"], "100G:20KB/20KB/1");
+    EXPECT_EQ(summary["ecn_map"], "100Gbps:20KB/20KB/1");
     EXPECT_GT(summary["ecn_marks"].get<uint64_t>(), 0u);
     EXPECT_GT(summary["cc_rate_changes"].get<uint64_t>(), 0u);
 }
@@ -174,8 +174,8 @@ TEST_F(CcIncastTest, BadCongestionControlInputGivesOneLineAndStatusTwo)
          "--cc: unknown congestion control 'warp' (known: none, dcqcn, "
          "dcqcn-hpccns3, hpcc, timely, dctcp, swift, all)"},
         {"--cc-preset=ns2", "--cc-preset: unknown congestion-control preset 'ns2'"},
-        {"--ecn=100G:400KB", "--ecn: ECN threshold map: entry 1 '100G:400KB' is not"},
-        {"--ecn=100G:800KB/400KB/0.2", "Kmin 800KB is above Kmax 400KB"},
+        {"--ecn=100Gbps:400KB", "--ecn: ECN threshold map: entry 1 '100Gbps:400KB' is not"},
+        {"--ecn=100Gbps:800KB/400KB/0.2", "Kmin 800KB is above Kmax 400KB"},
         {"--cc=hpcc --ns3::CcHpcc::TargetUtilization=1.5",
          "--ns3::CcHpcc::TargetUtilization: congestion control 'hpcc': TargetUtilization = "
          "'1.5' is invalid; it must be a number in (0, 1]"},

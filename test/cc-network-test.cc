@@ -228,11 +228,11 @@ MarksWith(const std::string& ecnMap)
 TEST_F(CcNetworkTest, EgressPortsGetTheThresholdsOfTheirRate)
 {
     // Two line-rate senders build a queue of hundreds of KB at the receiver's port.
-    EXPECT_GT(MarksWith("100G:10KB/10KB/1"), 100u);
+    EXPECT_GT(MarksWith("100Gbps:10KB/10KB/1"), 100u);
     // A 100 Gb/s port takes the 100G entry, not the 25G one.
-    EXPECT_EQ(MarksWith("25G:10KB/10KB/1,100G:1GB/1GB/1"), 0u);
+    EXPECT_EQ(MarksWith("25Gbps:10KB/10KB/1,100Gbps:1GB/1GB/1"), 0u);
     // Without a 100G entry it takes the largest rate below: 40G.
-    EXPECT_GT(MarksWith("25G:1GB/1GB/1,40G:10KB/10KB/1,400G:1GB/1GB/1"), 100u);
+    EXPECT_GT(MarksWith("25Gbps:1GB/1GB/1,40Gbps:10KB/10KB/1,400Gbps:1GB/1GB/1"), 100u);
 }
 
 TEST_F(CcNetworkTest, InstallationReachesEveryQueuePair)
@@ -252,7 +252,7 @@ TEST_F(CcNetworkTest, InstallationReachesEveryQueuePair)
     EXPECT_EQ(installed.scheme, "hpcc"); // the preset's scheme
     EXPECT_EQ(installed.hostRateBps, 25'000'000'000u);
     // run.py's map for a 25 Gb/s host: the host rate and four times it.
-    EXPECT_EQ(installed.ecnMap.ToString(), "25G:100KB/400KB/0.2,100G:400KB/1600KB/0.2");
+    EXPECT_EQ(installed.ecnMap.ToString(), "25Gbps:100KB/400KB/0.2,100Gbps:400KB/1600KB/0.2");
 
     Ptr<RdmaCongestionOps> ops = net.Connect(a, b, 3)->GetCongestionOps();
     EXPECT_EQ(ops->GetName(), "hpcc");

@@ -93,6 +93,12 @@ TEST_F(CcRegistryTest, ParameterRangesAreChecked)
     EXPECT_EQ(ErrorOf([] { CheckCcParameter("dcqcn", "RateAi", "fast"); }),
               "congestion control 'dcqcn': RateAi = 'fast' is invalid; it must be a rate with "
               "a unit (e.g. 40Mb/s)");
+    // Rates and times follow the unit grammar: no bare numbers, b is a bit and B a byte.
+    EXPECT_EQ(ErrorOf([] { CheckCcParameter("dcqcn", "RateAi", "40"); }),
+              "congestion control 'dcqcn': RateAi = '40' is invalid; it must be a rate with "
+              "a unit (e.g. 40Mb/s)");
+    EXPECT_NE(ErrorOf([] { CheckCcParameter("dcqcn", "RateAi", "40mbps"); }), "");
+    EXPECT_NE(ErrorOf([] { CheckCcParameter("dcqcn", "AlphaInterval", "55"); }), "");
     EXPECT_EQ(ErrorOf([] { CheckCcParameter("hpcc", "FastReact", "maybe"); }),
               "congestion control 'hpcc': FastReact = 'maybe' is invalid; it must be true or "
               "false");
@@ -249,6 +255,18 @@ PeerMap(const std::string& text)
         out[static_cast<uint64_t>(rate)] = value;
     }
     return out;
+}
+
+// A parameter is read with the unit grammar and handed to ns-3 exactly: 5MBps is 5
+// megabytes per second, as ns-3's DataRate reads it, and Tbps (which it lacks) works.
+TEST_F(CcRegistryTest, RatesAreReadWithTheUnitGrammar)
+{
+    SetCcParameter("dcqcn", "RateAi", "5MBps");
+    EXPECT_EQ(RateAttr("dcqcn", "RateAi"), 40000000U);
+    SetCcParameter("dcqcn", "RateAi", "5Mbps");
+    EXPECT_EQ(RateAttr("dcqcn", "RateAi"), 5000000U);
+    SetCcParameter("dcqcn", "RateAi", "0.001Tbps");
+    EXPECT_EQ(RateAttr("dcqcn", "RateAi"), 1000000000U);
 }
 
 TEST_F(CcRegistryTest, HpccNs3PresetMatchesTheConfigsItsRunPyWrites)

@@ -6,8 +6,10 @@
 // the comm-group file reader, JSON lines, and the program's output and exit status.
 #include "et-test-support.h"
 
+#include "ns3/comm-group-table.h"
 #include "ns3/et-info-checks.h"
 #include "ns3/et-info-dry-run.h"
+#include "ns3/et-info-groups.h"
 #include "ns3/et-info-json.h"
 #include "ns3/et-rank-files.h"
 #include "ns3/et-writer.h"
@@ -359,13 +361,59 @@ TEST(EtInfoGroups, ReadsAstraSimsFormatAndRejectsBadGroups)
         WriteBytes(path, text);
         ExpectInputError([&] { ReadEtCommGroups(path, 4); }, parts);
     };
-    expectError(R"({"0": [0, 1]})", {"groups.json", "\"0\"", "reserved"});
-    expectError(R"({"1": [0, 4]})", {"group \"1\"", "4", "below 4"});
-    expectError(R"({"1": [0, 0]})", {"group \"1\"", "twice"});
-    expectError(R"({"1": []})", {"group \"1\"", "non-empty"});
+    expectError(R"({"0": [0, 1]})", {"groups.json:1", "\"0\"", "default group"});
+    expectError(R"({"1": [0, 4]})", {"key \"1\"", "4", "[0, 4)"});
+    expectError(R"({"1": [0, 0]})", {"key \"1\"", "twice"});
+    expectError(R"({"1": []})", {"key \"1\"", "no ranks"});
     expectError(R"([[0, 1]])", {"groups.json", "object"});
-    expectError(R"({"1": [0, )", {"groups.json", "not JSON"});
+    expectError(R"({"1": [0, )", {"groups.json", "not valid JSON"});
     ExpectInputError([&] { ReadEtCommGroups(dir.File("absent.json"), 4); }, {"absent.json"});
+}
+
+// et-info once had its own reader, which took ids such as "tp" or "01" that a replay
+// rejects; both now read through CommGroupTable and must give the same verdict.
+TEST(EtInfoGroups, AcceptsExactlyWhatTheReplayAccepts)
+{
+    ScratchDir dir;
+    const std::string path = dir.File("groups.json");
+    const std::vector<std::pair<std::string, bool>> cases = {
+        {R"({"1": [0, 1], "2": [2, 3]})", true},
+        {R"({"12": [3, 1]})", true},
+        {R"({"tp": [0, 1]})", false},
+        {R"({"01": [0, 1]})", false},
+        {R"({"-1": [0, 1]})", false},
+        {R"({"0": [0, 1]})", false},
+        {R"({"1": [0, 1.0]})", false},
+        {R"({"1": [-1]})", false},
+        {R"({"1": [4]})", false},
+        {R"({"1": [2, 2]})", false},
+        {R"({"1": []})", false},
+        {R"({"1": "0,1"})", false},
+    };
+    for (const auto& [text, valid] : cases)
+    {
+        WriteBytes(path, text);
+        std::string etInfoError;
+        std::string replayError;
+        try
+        {
+            ReadEtCommGroups(path, 4);
+        }
+        catch (const InputError& e)
+        {
+            etInfoError = e.what();
+        }
+        try
+        {
+            CommGroupTable(4).LoadFile(path);
+        }
+        catch (const InputError& e)
+        {
+            replayError = e.what();
+        }
+        EXPECT_EQ(etInfoError.empty(), valid) << text << ": " << etInfoError;
+        EXPECT_EQ(etInfoError, replayError) << text;
+    }
 }
 
 TEST(EtInfoJson, WritesOneJsonizerStyleLinePerMessage)
@@ -449,7 +497,7 @@ TEST(EtInfoTool, BrokenWorkloadsExitWithStatus2)
     WriteBytes(CommGroupFilePath(w.prefix), "{\"1\": [0, 7]}");
     const RunResult groups = RunEtInfo(w.prefix);
     EXPECT_EQ(groups.status, 2);
-    EXPECT_NE(groups.output.find("comm-groups.json: group \"1\""), std::string::npos)
+    EXPECT_NE(groups.output.find("comm-groups.json:1: key \"1\": rank 7"), std::string::npos)
         << groups.output;
     std::filesystem::remove(EtRankFilePath(w.prefix, 1));
     const RunResult gap = RunEtInfo(w.prefix);

@@ -332,9 +332,16 @@ TEST(FabricReaders, BadMlfabricFilesNameTheKeyAndLine)
     ExpectError("zero-rate.yaml",
                 "dimensions:\n  - {topology: Ring, npus: 4, rate: 0Gbps, latency: 1us}\n",
                 {":2:", "dimensions[0].rate", "positive"});
-    ExpectError("bytes-rate.yaml",
-                "dimensions:\n  - {topology: Ring, npus: 4, rate: 50GB/s, latency: 1us}\n",
-                {":2:", "dimensions[0].rate", "bits per second"});
+    // A bare number used to be bit/s; now every rate, size and delay names its unit.
+    ExpectError("bare-rate.yaml",
+                "dimensions:\n  - {topology: Ring, npus: 4, rate: 100, latency: 1us}\n",
+                {":2:", "dimensions[0].rate: '100' has no unit; write e.g. 100Gbps"});
+    ExpectError("lower-case-rate.yaml",
+                "dimensions:\n  - {topology: Ring, npus: 4, rate: 100gbps, latency: 1us}\n",
+                {":2:", "dimensions[0].rate: 'gbps' in '100gbps' is not a rate unit"});
+    ExpectError("bare-latency.yaml",
+                "dimensions:\n  - {topology: Ring, npus: 4, rate: 100Gbps, latency: 500}\n",
+                {":2:", "dimensions[0].latency: '500' has no unit; write e.g. 500us"});
     ExpectError("missing-node.yaml",
                 "npus: 2\nswitches:\n  - {name: sw}\nlinks:\n  - {a: npu0, b: sw, rate: 100Gbps, "
                 "latency: 1us}\n"
@@ -366,6 +373,39 @@ TEST(FabricReaders, BadMlfabricFilesNameTheKeyAndLine)
         "  host_link: {rate: 100Gbps, latency: 1us}\n  leaf_link: {rate: 400Gbps, latency: 1us}\n",
         {":2:", "scale_out", "hosts_per_leaf 4"});
     ExpectError("not-yaml.yaml", "dimensions: [ {topology: Ring\n", {"not valid YAML"});
+}
+
+// GB/s is gigabytes per second, as in ns-3's DataRate: 50GB/s is a 400 Gb/s link.
+TEST(FabricReaders, ByteRatesAreBytesPerSecond)
+{
+    const std::string path =
+        WriteFile("byte-rate.yaml",
+                  "dimensions:\n  - {topology: Ring, npus: 4, rate: 50GB/s, latency: 0.5us}\n");
+    const Fabric f = LoadFabric(path).fabric;
+    ASSERT_GT(f.GetLinkCount(), 0u);
+    EXPECT_EQ(f.GetLink(0).settings.rateBps, 400000000000ULL);
+    EXPECT_EQ(f.GetLink(0).settings.delayPs, 500000);
+}
+
+// The HPCC simulator hands rate and delay to ns-3 as strings: a bare rate is bit/s, a
+// bare delay seconds, and Bps is bytes per second.
+TEST(FabricReaders, HpccTopologyWordsAreNs3Strings)
+{
+    const std::string path = WriteFile(
+        "ns3-strings.txt", "3 1 2\n2\n0 2 100000000000 0.000001 0\n1 2 12.5GBps 0.001ms 0\n");
+    const Fabric f = LoadFabric(path).fabric;
+    ASSERT_EQ(f.GetLinkCount(), 2u);
+    for (uint32_t l = 0; l < 2; ++l)
+    {
+        EXPECT_EQ(f.GetLink(l).settings.rateBps, 100000000000ULL) << l;
+        EXPECT_EQ(f.GetLink(l).settings.delayPs, 1000000) << l;
+    }
+    ExpectError("tera.txt",
+                "3 1 2\n2\n0 2 1Tbps 1us 0\n1 2 100Gbps 1us 0\n",
+                {":3:", "link 1 rate: 'Tbps' in '1Tbps' is not a rate unit (an ns-3 DataRate"});
+    ExpectError("case.txt",
+                "3 1 2\n2\n0 2 100gbps 1us 0\n1 2 100Gbps 1us 0\n",
+                {":3:", "link 1 rate: 'gbps' in '100gbps'"});
 }
 
 TEST(FabricReaders, BadHpccFilesNameTheLine)

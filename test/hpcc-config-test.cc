@@ -198,13 +198,20 @@ TEST(HpccConfig, BadValuesNameTheFileLineAndKey)
         {"CC_MODE -1", "CC_MODE: not a whole number"},
         {"ENABLE_QCN 2", "ENABLE_QCN: must be in [0, 1]"},
         {"HAS_WIN", "HAS_WIN: expects 1 value, got 0"},
-        {"RATE_AI fast", "RATE_AI: not a rate"},
+        {"RATE_AI fast", "RATE_AI: 'fast' is not a rate"},
         {"MIN_RATE 0Mb/s", "MIN_RATE: rate must be positive"},
         {"U_TARGET 1.5", "U_TARGET: must be in"},
         {"EWMA_GAIN 0.1x", "EWMA_GAIN: not a number"},
         {"PACKET_PAYLOAD_SIZE 10", "PACKET_PAYLOAD_SIZE: must be in [64, 9000]"},
         {"KMAX_MAP 2 100000000000 1600", "KMAX_MAP: announces 2 rates, so expects 5 values"},
-        {"PMAX_MAP 1 100Gbps 1.2", "PMAX_MAP: must be in [0, 1]"},
+        {"PMAX_MAP 1 100000000000 1.2", "PMAX_MAP: must be in [0, 1]"},
+        // The simulator reads a map's rate into a uint64_t: a unit or an exponent would
+        // stop its stream there.
+        {"KMAX_MAP 1 100Gbps 1600", "KMAX_MAP: link rate '100Gbps' must be a whole number"},
+        {"KMIN_MAP 1 1e11 400", "KMIN_MAP: link rate '1e11' must be a whole number"},
+        // RATE_AI and friends are ns-3 DataRate strings, case-sensitive as there.
+        {"RATE_AI 50mb/s", "RATE_AI: 'mb/s' in '50mb/s' is not a rate unit (an ns-3 DataRate"},
+        {"RATE_AI 5Tbps", "RATE_AI: 'Tbps' in '5Tbps' is not a rate unit"},
         {"LINK_DOWN 0 1", "LINK_DOWN: expects 3 values, got 2"},
         {"TOPOLOGY_FILE a b", "TOPOLOGY_FILE: expects 1 value, got 2"},
         {"RP_TIMER 0", "RP_TIMER: must be in"},

@@ -74,7 +74,7 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         {"--rate=0Gbps", "--rate"},
         {"--rate=-100Gbps", "--rate"},
         {"--delay=-1us", "--delay"},
-        {"--mtu=20", "--mtu"},
+        {"--mtu=20B", "--mtu"},
         {"--priority=8", "--priority"},
         {"--senders=0", "--senders"},
         {"--size=12parsecs", "--size"},
@@ -96,6 +96,70 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         EXPECT_NE(run.output.find(name), std::string::npos) << args << ": " << run.output;
         EXPECT_EQ(run.output.find('\n'), run.output.size() - 1) << args << ": " << run.output;
     }
+}
+
+// The unit grammar end to end (doc/units.md). A bare --rate=100 once built 100 bit/s
+// links, printed "0 Gb/s links" and failed 10 simulated seconds later.
+TEST(IncastCli, UnitsAreOneGrammarWithOneLineErrors)
+{
+    const std::string fabric = testing::TempDir() + "incast-bare-rate.yaml";
+    {
+        std::ofstream out(fabric);
+        out << "name: bare\n"
+               "scale_out:\n"
+               "  topology: clos\n"
+               "  servers: 3\n"
+               "  hosts_per_leaf: 3\n"
+               "  spines: 0\n"
+               "  host_link: {rate: 100, latency: 1us}\n";
+    }
+    const std::pair<std::string, std::string> cases[] = {
+        {"--rate=100", "error: --rate: '100' has no unit; write e.g. 100Gbps\n"},
+        {"--rate=100gbps",
+         "error: --rate: 'gbps' in '100gbps' is not a rate unit (bps, Kbps, Mbps, Gbps, Tbps "
+         "for bits; Bps, KBps, MBps, GBps, TBps for bytes per second; Kib/s, KiB/s, ... for "
+         "binary prefixes)\n"},
+        {"--size=4096", "error: --size: '4096' has no unit; write e.g. 4096B\n"},
+        {"--size=4k",
+         "error: --size: 'k' in '4k' is not a size unit (B, kB or KB (1000), MB, GB, TB, KiB "
+         "(1024), MiB, GiB, TiB)\n"},
+        {"--delay=1", "error: --delay: '1' has no unit; write e.g. 1us\n"},
+        {"--mtu=4096", "error: --mtu: '4096' has no unit; write e.g. 4096B\n"},
+        {"--mtu=10KB",
+         "error: --mtu: must be in [64, 9000], the range of ns3::RdmaNic::Mtu (got '10KB')\n"},
+        {"--priority=7",
+         "error: --priority: 7 is the priority of ACKs, CNPs and PFC frames "
+         "(ns3::RdmaNic::ControlPriority); data needs another\n"},
+        {"--priority=8",
+         "error: --priority: must be in [0, 7], the range of ns3::RdmaNic::ControlPriority "
+         "(got '8')\n"},
+        {"--ecn=100G:400KB/1600KB/0.2",
+         "error: --ecn: ECN threshold map: entry 1 '100G:400KB/1600KB/0.2': rate: 'G' in "
+         "'100G' is not a rate unit (bps, Kbps, Mbps, Gbps, Tbps for bits; Bps, KBps, MBps, "
+         "GBps, TBps for bytes per second; Kib/s, KiB/s, ... for binary prefixes)\n"},
+        {"--ns3::RdmaNic::RxProcessingRate=100",
+         "error: --ns3::RdmaNic::RxProcessingRate: '100' has no unit; write e.g. 100Gbps\n"},
+        {"--fabric=" + fabric,
+         "error: --fabric: " + fabric +
+             ":7: scale_out.host_link.rate: '100' has no unit; write e.g. 100Gbps\n"},
+    };
+    for (const auto& [args, message] : cases)
+    {
+        const ProgramRun run = Execute(args);
+        EXPECT_EQ(run.status, 2) << args << ": " << run.output;
+        EXPECT_EQ(run.output, message) << args;
+    }
+}
+
+// GBps is gigabytes per second, as in ns-3's DataRate: 100GBps links run at 800 Gb/s
+// (the old parser ignored case and ran them at 100 Gb/s).
+TEST(IncastCli, BytesPerSecondAreBytes)
+{
+    const std::string path = testing::TempDir() + "incast-gbytes.json";
+    const ProgramRun run =
+        Execute("--senders=2 --size=64KiB --rate=100GBps --mtu=4KiB --summary=" + path);
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("800 Gb/s links"), std::string::npos) << run.output;
 }
 
 TEST(IncastCli, RunsOnAFabricFile)

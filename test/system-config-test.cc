@@ -3,6 +3,7 @@
  */
 // ASTRA-sim system JSON: the shipped files, every key, warnings and errors.
 #include "ns3/input-error.h"
+#include "ns3/remote-memory-model.h"
 #include "ns3/system-config.h"
 
 #include <gtest/gtest.h>
@@ -195,4 +196,47 @@ TEST(SystemConfig, RejectsBadValuesNamingFileLineAndKey)
     ExpectInputError("[1, 2]", "must be a JSON object");
     ExpectInputError("{\n\"endpoint-delay\": 10,\n}", "sys.json:3: not valid JSON");
     EXPECT_THROW(LoadSystemConfig("/nonexistent/sys.json"), InputError);
+}
+
+// A JSON number keeps ASTRA-sim's unit; a string carries its own, in the unit grammar.
+TEST(SystemConfig, StringsCarryUnits)
+{
+    const SystemConfig c =
+        ParseSystemConfig(R"({"endpoint-delay": "1.5us", "local-mem-bw": "12.8Tbps"})", "sys.json");
+    EXPECT_EQ(c.endpointDelayNs, 1500U);
+    EXPECT_DOUBLE_EQ(c.localMemBwGBps, 1600);
+    EXPECT_DOUBLE_EQ(ParseSystemConfig(R"({"local-mem-bw": "1600GBps"})", "s").localMemBwGBps,
+                     1600);
+    ExpectInputError("{\n\"endpoint-delay\": \"10\"}",
+                     "sys.json:2: key \"endpoint-delay\": '10' has no unit; write e.g. 10us");
+    ExpectInputError(R"({"local-mem-bw": "1600"})", "'1600' has no unit; write e.g. 1600Gbps");
+    ExpectInputError(R"({"local-mem-bw": "1600gbps"})", "'gbps' in '1600gbps' is not a rate unit");
+    ExpectInputError(R"({"endpoint-delay": "1500ps"})", "whole number of nanoseconds");
+}
+
+// ASTRA-sim's remote-memory JSON: numbers in ns and GB/s, or strings with their unit.
+TEST(SystemConfig, RemoteMemoryStringsCarryUnits)
+{
+    const RemoteMemoryConfig numbers = ParseRemoteMemoryConfig(
+        R"({"memory-type": "PER_NPU_MEMORY_EXPANSION", "remote-mem-latency": 100,
+            "remote-mem-bw": 10})",
+        "mem.json");
+    const RemoteMemoryConfig strings = ParseRemoteMemoryConfig(
+        R"({"memory-type": "PER_NPU_MEMORY_EXPANSION", "remote-mem-latency": "0.1us",
+            "remote-mem-bw": "80Gbps"})",
+        "mem.json");
+    EXPECT_DOUBLE_EQ(strings.latencyNs, numbers.latencyNs);
+    EXPECT_DOUBLE_EQ(strings.bandwidthBytesPerNs, numbers.bandwidthBytesPerNs);
+    try
+    {
+        ParseRemoteMemoryConfig(R"({"memory-type": "MEMORY_POOL", "remote-mem-latency": "100",
+                                    "remote-mem-bw": 10})",
+                                "mem.json");
+        ADD_FAILURE() << "no error for a latency without a unit";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "mem.json:1: key \"remote-mem-latency\": '100' has no unit; write e.g. 100us");
+    }
 }

@@ -41,7 +41,7 @@ AddDeviceOptions(ExampleCli& cli)
 {
     cli.Add("peak-tflops", "dense peak of one accelerator, TFLOP/s", "312");
     cli.Add("efficiency", "fraction of the peak that kernels reach, (0, 1]", "0.5");
-    cli.Add("mem-bw", "memory bandwidth of one accelerator, GB/s", "2039");
+    cli.Add("mem-bw", "memory bandwidth of one accelerator (e.g. 2039GBps)", "2039GBps");
 }
 
 /** \return the accelerator from the shared options */
@@ -51,7 +51,7 @@ DeviceFrom(const ExampleCli& cli)
     DeviceModel device;
     device.peakTflops = cli.GetDouble("peak-tflops", 0, 1e9);
     device.efficiency = cli.GetDouble("efficiency", 0, 1);
-    device.memoryGBps = cli.GetDouble("mem-bw", 0, 1e12);
+    device.memoryGBps = static_cast<double>(cli.GetRateBps("mem-bw")) / 8e9;
     return device;
 }
 

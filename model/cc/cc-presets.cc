@@ -166,9 +166,9 @@ CcPresetEcnMap(const std::string& preset, const std::string& scheme, uint64_t ho
     CcTypeIdName(scheme);
     if (preset == kAstraSimNs3)
     {
-        return EcnThresholdMap::Parse("25G:100KB/400KB/0.2,40G:200KB/800KB/0.2,"
-                                      "100G:400KB/1600KB/0.2,200G:600KB/2400KB/0.2,"
-                                      "400G:800KB/3200KB/0.2,2400G:800KB/3200KB/0.2");
+        return EcnThresholdMap::Parse("25Gbps:100KB/400KB/0.2,40Gbps:200KB/800KB/0.2,"
+                                      "100Gbps:400KB/1600KB/0.2,200Gbps:600KB/2400KB/0.2,"
+                                      "400Gbps:800KB/3200KB/0.2,2400Gbps:800KB/3200KB/0.2");
     }
     if (hostRateBps == 0)
     {

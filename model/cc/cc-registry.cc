@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/string.h"
+#include "ns3/units.h"
 
 #include <cstdlib>
 #include <regex>
@@ -161,6 +162,17 @@ Describe(const AttributeChecker& checker)
     return "a valid " + checker.GetValueTypeName();
 }
 
+/** \return \p value in ns-3's syntax: rates and times read with the unit grammar */
+std::string
+Ns3Text(const AttributeChecker& checker,
+        const std::string& scheme,
+        const std::string& attribute,
+        const std::string& value)
+{
+    return UnitsToNs3String(
+        checker.GetValueTypeName(), value, "congestion control '" + scheme + "': " + attribute);
+}
+
 } // namespace
 
 std::vector<std::string>
@@ -210,8 +222,19 @@ CheckCcParameter(const std::string& scheme, const std::string& attribute, const 
         throw InputError("congestion control '" + scheme + "' has no parameter '" + attribute +
                          "' (known: " + (known.empty() ? "none" : Join(known)) + ")");
     }
-    if (!SyntaxOk(info.checker->GetValueTypeName(), value) ||
-        !info.checker->CreateValidValue(StringValue(value)))
+    // A rate or time outside the unit grammar (e.g. a bare "100") is invalid like any
+    // other bad text; the message says what the attribute takes.
+    std::string text;
+    try
+    {
+        text = Ns3Text(*info.checker, scheme, attribute, value);
+    }
+    catch (const InputError&)
+    {
+        text.clear();
+    }
+    if (text.empty() || !SyntaxOk(info.checker->GetValueTypeName(), text) ||
+        !info.checker->CreateValidValue(StringValue(text)))
     {
         throw InputError("congestion control '" + scheme + "': " + attribute + " = '" + value +
                          "' is invalid; it must be " + Describe(*info.checker));
@@ -222,8 +245,12 @@ void
 SetCcParameter(const std::string& scheme, const std::string& attribute, const std::string& value)
 {
     CheckCcParameter(scheme, attribute, value);
-    NS_LOG_INFO("default " << CcTypeIdName(scheme) << "::" << attribute << " = " << value);
-    Config::SetDefault(CcTypeIdName(scheme) + "::" + attribute, StringValue(value));
+    const TypeId tid = TypeId::LookupByName(CcTypeIdName(scheme));
+    TypeId::AttributeInformation info;
+    tid.LookupAttributeByName(attribute, &info);
+    const std::string text = Ns3Text(*info.checker, scheme, attribute, value);
+    NS_LOG_INFO("default " << CcTypeIdName(scheme) << "::" << attribute << " = " << text);
+    Config::SetDefault(CcTypeIdName(scheme) + "::" + attribute, StringValue(text));
 }
 
 } // namespace ns3

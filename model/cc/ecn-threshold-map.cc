@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/units.h"
 
 #include <cmath>
 #include <iterator>
@@ -35,74 +36,6 @@ Trim(const std::string& text)
     }
     const auto last = text.find_last_not_of(" \t");
     return text.substr(first, last - first + 1);
-}
-
-/** \return the rate in bit/s, or 0 if the text is not a positive rate */
-uint64_t
-ParseRate(const std::string& text)
-{
-    static const std::regex form(R"(((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([KMGT]?)(bps|b/s)?)");
-    std::smatch m;
-    if (!std::regex_match(text, m, form))
-    {
-        return 0;
-    }
-    long double value = std::stold(m[1].str());
-    const std::string prefix = m[2].str();
-    const long double scale = prefix == "K"   ? 1e3L
-                              : prefix == "M" ? 1e6L
-                              : prefix == "G" ? 1e9L
-                              : prefix == "T" ? 1e12L
-                                              : 1.0L;
-    value *= scale;
-    if (!(value >= 1) || value > 1e18L)
-    {
-        return 0;
-    }
-    return static_cast<uint64_t>(std::llround(value));
-}
-
-/** \return true and the size in bytes if the text is a size */
-bool
-ParseSize(const std::string& text, uint64_t& bytes)
-{
-    static const std::regex form(
-        R"(((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(B|KB|kB|KiB|MB|MiB|GB|GiB)?)");
-    std::smatch m;
-    if (!std::regex_match(text, m, form))
-    {
-        return false;
-    }
-    const std::string unit = m[2].str();
-    const long double scale = (unit == "KB" || unit == "kB") ? 1e3L
-                              : unit == "KiB"                ? 1024.0L
-                              : unit == "MB"                 ? 1e6L
-                              : unit == "MiB"                ? 1048576.0L
-                              : unit == "GB"                 ? 1e9L
-                              : unit == "GiB"                ? 1073741824.0L
-                                                             : 1.0L;
-    const long double value = std::stold(m[1].str()) * scale;
-    if (value > 1e18L)
-    {
-        return false;
-    }
-    bytes = static_cast<uint64_t>(std::llround(value));
-    return true;
-}
-
-std::string
-FormatRate(uint64_t bps)
-{
-    static const std::pair<uint64_t, const char*> units[] = {
-        {1000 * kGiga, "T"}, {kGiga, "G"}, {1000000, "M"}, {1000, "K"}};
-    for (const auto& [scale, name] : units)
-    {
-        if (bps % scale == 0)
-        {
-            return std::to_string(bps / scale) + name;
-        }
-    }
-    return std::to_string(bps);
 }
 
 std::string
@@ -181,20 +114,12 @@ EcnThresholdMap::Parse(const std::string& text)
         std::smatch m;
         if (!std::regex_match(entryText, m, form))
         {
-            throw InputError(where + " is not RATE:KMIN/KMAX/PMAX (e.g. 25G:100KB/400KB/0.2)");
+            throw InputError(where + " is not RATE:KMIN/KMAX/PMAX (e.g. 25Gbps:100KB/400KB/0.2)");
         }
-        const uint64_t rate = ParseRate(Trim(m[1].str()));
-        if (rate == 0)
-        {
-            throw InputError(where + ": '" + Trim(m[1].str()) +
-                             "' is not a positive rate (e.g. 25G or 25Gbps)");
-        }
+        const uint64_t rate = ParseRateBps(Trim(m[1].str()), where + ": rate");
         EcnMapEntry entry;
-        if (!ParseSize(Trim(m[2].str()), entry.kminBytes) ||
-            !ParseSize(Trim(m[3].str()), entry.kmaxBytes))
-        {
-            throw InputError(where + ": Kmin and Kmax must be sizes (e.g. 100KB)");
-        }
+        entry.kminBytes = ParseBytes(Trim(m[2].str()), where + ": Kmin");
+        entry.kmaxBytes = ParseBytes(Trim(m[3].str()), where + ": Kmax");
         static const std::regex real(R"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)");
         const std::string pmax = Trim(m[4].str());
         if (!std::regex_match(pmax, real))

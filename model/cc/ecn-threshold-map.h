@@ -31,9 +31,8 @@ struct EcnMapEntry
  *
  * A port of rate r uses the entry of the largest defined rate not above r; ports
  * slower than every defined rate use the slowest entry. Text form, as parsed and
- * printed: "25G:100KB/400KB/0.2,100G:400KB/1600KB/0.2", rates in bit/s with an
- * optional K, M, G or T prefix and optional "bps" or "b/s"; sizes with B, KB (1000),
- * KiB (1024), MB, MiB, GB or GiB (bytes when no unit is given).
+ * printed: "25Gbps:100KB/400KB/0.2,100Gbps:400KB/1600KB/0.2"; rates and sizes in
+ * mlfabric's unit grammar (doc/units.md), each with its unit.
  */
 class EcnThresholdMap
 {

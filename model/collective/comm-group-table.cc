@@ -46,10 +46,12 @@ ReadRanks(const nlohmann::json& list, uint32_t worldSize, const std::string& whe
     return ranks;
 }
 
+/** \return true for "1", "2", ... "999999999": no sign, no leading zero (ASTRA-sim reads
+ * the id as a number, so "01" would be group 1 there but a different pg_name here) */
 bool
 IsPositiveDecimal(const std::string& s)
 {
-    if (s.empty() || s.size() > 9 ||
+    if (s.empty() || s.size() > 9 || s[0] == '0' ||
         !std::all_of(
             s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     {
@@ -107,8 +109,8 @@ CommGroupTable::LoadJson(const std::string& text, const std::string& source)
         const std::string where = doc.Where(item.key());
         if (!IsPositiveDecimal(item.key()))
         {
-            throw InputError(where + ": group ids are decimal integers >= 1 (0 is the default "
-                                     "group of all ranks)");
+            throw InputError(where + ": group ids are decimal integers >= 1 without leading "
+                                     "zeros (0 is the default group of all ranks)");
         }
         auto ranks = ReadRanks(item.value(), m_worldSize, where);
         if (ranks.empty())
@@ -117,6 +119,12 @@ CommGroupTable::LoadJson(const std::string& text, const std::string& source)
         }
         Add(item.key(), std::move(ranks), where);
     }
+}
+
+const std::map<std::string, std::shared_ptr<const CommGroup>>&
+CommGroupTable::GetGroups() const
+{
+    return m_groups;
 }
 
 void

@@ -18,7 +18,8 @@ namespace ns3
  * \ingroup mlfabric-collective
  * The communicator groups of a run, by name.
  *
- * Groups come from ASTRA-sim's --comm-group-configuration JSON ({"1": [0, 1], ...}) and
+ * Groups come from ASTRA-sim's --comm-group-configuration JSON ({"1": [0, 1], ...}; the
+ * one reader of that format, used by replay and et-info alike) and
  * from the process-group METADATA nodes of PyTorch-converted traces. A collective names
  * its group with the pg_name attribute; "" and "0" mean the default group of all ranks.
  */
@@ -74,6 +75,9 @@ class CommGroupTable
      */
     std::shared_ptr<const CommGroup> Lookup(const std::string& pgName,
                                             const std::string& where) const;
+
+    /** \return every group defined, by name */
+    const std::map<std::string, std::shared_ptr<const CommGroup>>& GetGroups() const;
 
     /** \return the number of groups defined */
     size_t

@@ -6,6 +6,7 @@
 #include "ns3/collective-config-json.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/units.h"
 
 #include <functional>
 #include <iostream>
@@ -88,6 +89,40 @@ class KeyReader
                  ConfigJson::Describe(m_value));
         }
         return v;
+    }
+
+    /**
+     * \return a delay in ns: a JSON number is ASTRA-sim's nanoseconds, a string is a
+     * duration with its unit (doc/units.md), e.g. "10ns"
+     */
+    uint64_t
+    DelayNs(uint64_t maximum) const
+    {
+        if (!m_value.is_string())
+        {
+            return Unsigned(0, maximum);
+        }
+        const int64_t ps = ParseTime(m_value.get<std::string>(), m_where).GetPicoSeconds();
+        if (ps % 1000 != 0 || static_cast<uint64_t>(ps / 1000) > maximum)
+        {
+            Fail("must be a whole number of nanoseconds up to " + std::to_string(maximum) +
+                 "ns, got " + ConfigJson::Describe(m_value));
+        }
+        return static_cast<uint64_t>(ps / 1000);
+    }
+
+    /**
+     * \return a bandwidth in GB/s (10^9 B/s), above 0: a JSON number is ASTRA-sim's GB/s,
+     * a string is a rate with its unit (doc/units.md), e.g. "1600GBps"
+     */
+    double
+    BandwidthGBps() const
+    {
+        if (!m_value.is_string())
+        {
+            return Number(true);
+        }
+        return static_cast<double>(ParseRateBps(m_value.get<std::string>(), m_where)) / 8e9;
     }
 
     bool
@@ -202,7 +237,7 @@ KnownKeys()
         {"endpoint-delay",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.endpointDelayNs = r.Unsigned(0, kMaxDelayNs);
+             c.endpointDelayNs = r.DelayNs(kMaxDelayNs);
          }},
         {"active-chunks-per-dimension",
          [](const KeyReader& r, SystemConfig& c)
@@ -264,7 +299,7 @@ KnownKeys()
         {"local-mem-bw",
          [](const KeyReader& r, SystemConfig& c)
          {
-             c.localMemBwGBps = r.Number(true);
+             c.localMemBwGBps = r.BandwidthGBps();
          }},
         {"peak-perf",
          [](const KeyReader& r, SystemConfig& c)

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 namespace ns3
@@ -129,11 +130,21 @@ class KeyLine
         return Rate(Text());
     }
 
-    /** \return value \p i as a rate in bit/s (a plain number, or with a unit) */
+    /**
+     * \return value \p i as a map's link rate: the simulator reads it into a uint64_t, so
+     * only a whole number of bit/s (no unit, no exponent) means what it says
+     */
     uint64_t
-    Rate(size_t i) const
+    MapRate(size_t i) const
     {
-        return Rate(m_values.at(i));
+        const std::string& text = m_values.at(i);
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        {
+            Fail("link rate '" + text +
+                 "' must be a whole number of bit/s without a unit, as the HPCC simulator "
+                 "reads it (e.g. 100000000000 for 100 Gb/s)");
+        }
+        return Uint(i, 1, std::numeric_limits<uint64_t>::max());
     }
 
     /** \return the number of values */
@@ -144,16 +155,11 @@ class KeyLine
     }
 
   private:
-    /** \return \p text as a rate in bit/s */
+    /** \return \p text as a rate in bit/s, read as the simulator's DataRate reads it */
     uint64_t
     Rate(const std::string& text) const
     {
-        // ns-3 reads a capital B as bytes; the rate parser ignores case and would not.
-        if (text.find('B') != std::string::npos)
-        {
-            Fail("rates are in bits per second, e.g. 50Mb/s (got '" + text + "')");
-        }
-        return ParseRateBps(text, m_where + ": " + m_key);
+        return ParseNs3DataRate(text, m_where + ": " + m_key);
     }
 
     std::string m_where;
@@ -188,7 +194,7 @@ ReadEcnMap(HpccConfig& c, const KeyLine& v, EcnField field)
     }
     for (uint64_t i = 0; i < n; ++i)
     {
-        const uint64_t rate = v.Rate(1 + 2 * i);
+        const uint64_t rate = v.MapRate(1 + 2 * i);
         HpccEcnEntry& e = c.ecn[rate];
         switch (field)
         {

@@ -237,17 +237,11 @@ ReadHpccTopology(const std::string& path, const LinkDefaults& defaults)
             throw InputError(words.Where() + ": " + what + ": links node " +
                              std::to_string(link.a) + " to itself");
         }
-        const std::string& rateText = words.Next(what + " rate");
-        // ns-3 reads a capital B as bytes; the rate parser ignores case and would not.
-        if (rateText.find('B') != std::string::npos)
-        {
-            throw InputError(words.Where() + ": " + what +
-                             " rate: rates are in bits per second, e.g. 100Gbps (got '" + rateText +
-                             "')");
-        }
-        const uint64_t rate = ParseRateBps(rateText, words.Where() + ": " + what + " rate");
+        // The simulator hands both words to ns-3 as strings: DataRate and Time semantics.
+        const uint64_t rate =
+            ParseNs3DataRate(words.Next(what + " rate"), words.Where() + ": " + what + " rate");
         const Time delay =
-            ParseTime(words.Next(what + " delay"), words.Where() + ": " + what + " delay");
+            ParseNs3Time(words.Next(what + " delay"), words.Where() + ": " + what + " delay");
         const std::string& lossText = words.Next(what + " error rate");
         double loss = -1;
         size_t used = 0;

@@ -200,13 +200,7 @@ YamlInput::Bool(const YAML::Node& node, const std::string& key) const
 uint64_t
 YamlInput::RateBps(const YAML::Node& node, const std::string& key) const
 {
-    const std::string text = String(node, key);
-    // Rate parsing ignores case; a capital B would silently read bytes as bits.
-    if (text.find('B') != std::string::npos)
-    {
-        Fail(node, key, "rates are in bits per second, e.g. 400Gbps (got '" + text + "')");
-    }
-    return ParseRateBps(text, Where(node) + ": " + key);
+    return ParseRateBps(String(node, key), Where(node) + ": " + key);
 }
 
 int64_t

@@ -79,7 +79,8 @@ class YamlInput
     uint64_t Uint(const YAML::Node& node, const std::string& key, uint64_t min, uint64_t max) const;
     /** \param node a scalar \param key its name \return true/false/yes/no/on/off */
     bool Bool(const YAML::Node& node, const std::string& key) const;
-    /** \param node a scalar \param key its name \return bit/s from "100Gbps" (bits only) */
+    /** \param node a scalar \param key its name \return bit/s from "100Gbps", "12.5GBps"
+     * (doc/units.md) */
     uint64_t RateBps(const YAML::Node& node, const std::string& key) const;
     /** \param node a scalar \param key its name \return picoseconds from "1us", "500ns" */
     int64_t DelayPs(const YAML::Node& node, const std::string& key) const;

@@ -6,6 +6,7 @@
 #include "ns3/collective-config-json.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/units.h"
 
 #include <algorithm>
 #include <map>
@@ -34,6 +35,39 @@ ReadNumber(const ConfigJson& doc, const std::string& key, bool positive)
                          ", got " + v.dump());
     }
     return v.get<double>();
+}
+
+/**
+ * \return the latency under \p key in ns: a JSON number is ASTRA-sim's nanoseconds, a
+ * string a duration with its unit (doc/units.md)
+ */
+double
+ReadLatencyNs(const ConfigJson& doc, const std::string& key)
+{
+    const auto& root = doc.Root();
+    if (root.contains(key) && root.at(key).is_string())
+    {
+        return static_cast<double>(
+                   ParseTime(root.at(key).get<std::string>(), doc.Where(key)).GetPicoSeconds()) /
+               1000;
+    }
+    return ReadNumber(doc, key, false);
+}
+
+/**
+ * \return the bandwidth under \p key in B/ns (GB/s): a JSON number is ASTRA-sim's GB/s, a
+ * string a rate with its unit (doc/units.md)
+ */
+double
+ReadBandwidthBytesPerNs(const ConfigJson& doc, const std::string& key)
+{
+    const auto& root = doc.Root();
+    if (root.contains(key) && root.at(key).is_string())
+    {
+        return static_cast<double>(ParseRateBps(root.at(key).get<std::string>(), doc.Where(key))) /
+               8e9;
+    }
+    return ReadNumber(doc, key, true);
 }
 
 /** \return the whole number under \p key, at least 1 */
@@ -99,8 +133,8 @@ ParseRemoteMemoryConfig(const std::string& text, const std::string& source)
     {
         return config;
     }
-    config.latencyNs = ReadNumber(doc, "remote-mem-latency", false);
-    config.bandwidthBytesPerNs = ReadNumber(doc, "remote-mem-bw", true);
+    config.latencyNs = ReadLatencyNs(doc, "remote-mem-latency");
+    config.bandwidthBytesPerNs = ReadBandwidthBytesPerNs(doc, "remote-mem-bw");
     if (config.type == RemoteMemoryType::PerNode)
     {
         config.nodes = ReadCount(doc, "num-nodes");

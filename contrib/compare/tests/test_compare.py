@@ -42,14 +42,14 @@ class CompareTest(unittest.TestCase):
 
     def test_sweep_is_the_cross_product(self):
         path = self.write("name: sweep\nworkloads: [w, g]\nfabrics: [f.yaml, h.yaml]\n"
-                          "schemes: [none, hpcc, dcqcn]\nparameters: {mtu: [1024, 4096]}\n"
+                          "schemes: [none, hpcc, dcqcn]\nparameters: {mtu: [1024B, 4096B]}\n"
                           "seeds: [1, 2]\n")
         runs = exp.load_experiment(path).runs()
         self.assertEqual(len(runs), 2 * 2 * 3 * 2 * 2)
         self.assertEqual(len({r.run_id for r in runs}), len(runs))
         args = runs[0].arguments("/out")
         self.assertIn(f"--workload={self.dir}/w", args)
-        self.assertIn("--mtu=1024", args)
+        self.assertIn("--mtu=1024B", args)
         self.assertIn("--RngRun=1", args)
         # Analytical backends have no congestion control: one run per point.
         analytical = exp.load_experiment(path, backend_override="analytical").runs()
