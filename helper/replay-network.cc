@@ -120,7 +120,7 @@ BuildAnalytical(const ReplayNetworkConfig& config, ReplayNetwork& net)
                                                  config.fabricPath);
     net.backend = backend;
     net.observer = std::make_unique<ReplayAnalyticalObserver>(backend);
-    net.physicalDimensions = topology.GetNpusPerDimension();
+    net.physicalDimensions = ReplayPhysicalDimensions(fabric);
     NodeContainer nodes;
     nodes.Create(fabric.GetNpuCount());
     for (uint32_t i = 0; i < nodes.GetN(); ++i)

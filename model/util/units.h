@@ -13,12 +13,6 @@ namespace ns3
 {
 
 /**
- * \defgroup mlfabric-util mlfabric utilities
- * \ingroup mlfabric-util
- * Shared helpers of the mlfabric module.
- */
-
-/**
  * \ingroup mlfabric-util
  * \name The unit grammar of mlfabric's inputs (doc/units.md)
  *
