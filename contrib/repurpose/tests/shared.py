@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What the RePurpose tests share: the package on the path, one trained network per run."""
 
+import atexit
 import functools
 import os
 import shutil
@@ -16,6 +17,7 @@ from mlfabric_repurpose.data import Digits  # noqa: E402
 
 SEED = 0
 _folder = tempfile.mkdtemp(prefix="repurpose-tests-")
+atexit.register(shutil.rmtree, _folder, True)
 
 
 @functools.lru_cache(maxsize=None)
@@ -32,7 +34,3 @@ def weights_file():
 
 def folder():
     return _folder
-
-
-def cleanup():
-    shutil.rmtree(_folder, ignore_errors=True)
