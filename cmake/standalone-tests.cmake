@@ -34,6 +34,12 @@ add_test(NAME libra-tool
 set_tests_properties(libra-tool PROPERTIES TIMEOUT 600 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay;MLFABRIC_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared")
 
+# RePurpose's restructuring and traces (Python: numpy, scipy, scikit-learn from Debian).
+add_test(NAME repurpose-tool
+         COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/repurpose/tests)
+set_tests_properties(repurpose-tool PROPERTIES TIMEOUT 900 ENVIRONMENT
+                     "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay;MLFABRIC_TOOLS_DIR=${CMAKE_BINARY_DIR}/tools")
+
 # doc/programming's program, built against the installed package (find_package, pkg-config).
 add_test(NAME out-of-tree-program
          COMMAND bash ${CMAKE_SOURCE_DIR}/test/out-of-tree-program.sh ${CMAKE_BINARY_DIR})
