@@ -13,6 +13,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "hand-fabric.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -39,12 +41,13 @@ class RdmaNicTest : public testing::Test
     void
     Build(Time delay)
     {
-        const uint32_t sw = m_net.AddSwitch();
-        m_a = m_net.AddHost();
-        m_b = m_net.AddHost();
-        m_net.AddLink(m_a, sw, kRate, delay);
-        m_net.AddLink(m_b, sw, kRate, delay);
-        m_net.Finalize(kMtu);
+        HandFabric hand;
+        const uint32_t sw = hand.AddSwitch();
+        m_a = hand.AddHost();
+        m_b = hand.AddHost();
+        hand.AddLink(m_a, sw, kRate, delay);
+        hand.AddLink(m_b, sw, kRate, delay);
+        hand.Install(m_net, kMtu);
         m_net.GetNic(m_b)->TraceConnectWithoutContext(
             "MessageReceived",
             Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
