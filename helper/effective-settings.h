@@ -33,10 +33,10 @@ struct LosslessGroup
  */
 struct EcnClass
 {
-    uint64_t rateBps{0};   //!< the ports' line rate
-    EcnThresholds ecn;     //!< their thresholds
-    bool fromLink{false};  //!< set by the fabric's links (else by the ECN map)
-    uint32_t ports{0};     //!< how many
+    uint64_t rateBps{0};  //!< the ports' line rate
+    EcnThresholds ecn;    //!< their thresholds
+    bool fromLink{false}; //!< set by the fabric's links (else by the ECN map)
+    uint32_t ports{0};    //!< how many
 };
 
 /**

@@ -143,7 +143,8 @@ RoceNetwork::AddLink(uint32_t l)
             port = sw->AddPort(ends[i]);
             if (s.ecn)
             {
-                sw->SetEcnThresholds(port, EcnThresholds{s.ecn->kminBytes, s.ecn->kmaxBytes, s.ecn->pmax});
+                sw->SetEcnThresholds(
+                    port, EcnThresholds{s.ecn->kminBytes, s.ecn->kmaxBytes, s.ecn->pmax});
             }
             if (s.pfcPriorities)
             {
@@ -265,11 +266,12 @@ std::vector<Ptr<RocePort>>
 RoceNetwork::GetPorts(uint32_t node) const
 {
     std::vector<Ptr<RocePort>> ports;
-    const uint32_t count = m_nics.at(node) ? m_nics[node]->GetNPorts()
-                                           : m_switchObjects[node]->GetNPorts();
+    const uint32_t count =
+        m_nics.at(node) ? m_nics[node]->GetNPorts() : m_switchObjects[node]->GetNPorts();
     for (uint32_t i = 0; i < count; ++i)
     {
-        ports.push_back(m_nics[node] ? m_nics[node]->GetPort(i) : m_switchObjects[node]->GetPort(i));
+        ports.push_back(m_nics[node] ? m_nics[node]->GetPort(i)
+                                     : m_switchObjects[node]->GetPort(i));
     }
     return ports;
 }

@@ -4,6 +4,8 @@
 // Congestion control at network level: two long flows share one bottleneck fairly and
 // keep it busy, under every scheme; the setup helper installs what it is asked to.
 
+#include "hand-fabric.h"
+
 #include "ns3/cc-registry.h"
 #include "ns3/cc-setup.h"
 #include "ns3/config.h"
@@ -14,8 +16,6 @@
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

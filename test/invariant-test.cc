@@ -4,6 +4,8 @@
 // The data plane keeps its books: conservation of payload, buffer accounting, PFC
 // consistency and exactly-once delivery, checked during and after demanding runs.
 
+#include "hand-fabric.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -17,8 +19,6 @@
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

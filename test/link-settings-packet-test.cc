@@ -44,10 +44,14 @@ WriteFile(const std::string& name, const std::string& text)
  * \param firstLink extra keys of npu0's link, e.g. ", pfc_priorities: []"
  */
 std::string
-StarFile(const std::string& name, uint32_t npus, const std::string& defaults, const std::string& firstLink = "")
+StarFile(const std::string& name,
+         uint32_t npus,
+         const std::string& defaults,
+         const std::string& firstLink = "")
 {
-    std::string text = "name: " + name + "\ndefaults:\n" + defaults + "npus: " +
-                       std::to_string(npus) + "\nswitches:\n  - {name: tor, role: leaf}\nlinks:\n";
+    std::string text = "name: " + name + "\ndefaults:\n" + defaults +
+                       "npus: " + std::to_string(npus) +
+                       "\nswitches:\n  - {name: tor, role: leaf}\nlinks:\n";
     for (uint32_t i = 0; i < npus; ++i)
     {
         text += "  - {a: npu" + std::to_string(i) + ", b: tor, rate: 100Gbps, latency: 1us" +
@@ -97,8 +101,8 @@ SmallBufferIncast(const std::string& path)
 // go-back-N recovers; [3] keeps it lossless: PFC pauses, nothing dropped.
 TEST_F(LinkSettingsPacketTest, FilePfcPrioritiesDecideDropsOrPauses)
 {
-    const IncastResult lossy = SmallBufferIncast(
-        StarFile("lossy", 9, "  switch_buffer: 1MiB\n  pfc_priorities: []\n"));
+    const IncastResult lossy =
+        SmallBufferIncast(StarFile("lossy", 9, "  switch_buffer: 1MiB\n  pfc_priorities: []\n"));
     EXPECT_GT(lossy.drops, 0u);
     EXPECT_EQ(lossy.pfcPauseFrames, 0u);
     EXPECT_GT(lossy.nacks + lossy.timeouts, 0u);
@@ -122,8 +126,8 @@ TEST_F(LinkSettingsPacketTest, FilePfcPrioritiesDecideDropsOrPauses)
 // the reserved allotment exist only for lossless priorities, none on a lossy port.
 TEST_F(LinkSettingsPacketTest, PerLinkPrioritiesSetEachPort)
 {
-    const LoadedFabric loaded = LoadFabric(
-        StarFile("mixed", 3, "  pfc_priorities: [3]\n", ", pfc_priorities: [0, 3, 5]"));
+    const LoadedFabric loaded =
+        LoadFabric(StarFile("mixed", 3, "  pfc_priorities: [3]\n", ", pfc_priorities: [0, 3, 5]"));
     const Fabric& f = loaded.fabric;
     RoceNetwork net;
     net.Install(f, ComputeShortestPathRouting(f), 4096);
@@ -176,8 +180,8 @@ TEST_F(LinkSettingsPacketTest, PfcOffCarvesNothing)
 TEST_F(LinkSettingsPacketTest, FileEcnWinsOverTheMapUnlessEcnIsExplicit)
 {
     // npu0 receives; its link marks every packet above 20 KB, the others take the map.
-    const std::string path = StarFile(
-        "ecn", 5, "  pfc_priorities: [3]\n", ", ecn: {kmin: 20KB, kmax: 20KB, pmax: 1}");
+    const std::string path =
+        StarFile("ecn", 5, "  pfc_priorities: [3]\n", ", ecn: {kmin: 20KB, kmax: 20KB, pmax: 1}");
     IncastConfig config;
     config.senders = 4;
     config.messageBytes = 1 << 20;

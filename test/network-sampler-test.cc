@@ -3,13 +3,13 @@
  */
 // Time series of switch queues and pauses.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/network-sampler.h"
 #include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

@@ -3,14 +3,14 @@
  */
 // Network-wide figures agree with the counters they sum.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/network-stats.h"
 #include "ns3/queue-monitor.h"
 #include "ns3/roce-network.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

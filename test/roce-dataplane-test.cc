@@ -3,6 +3,8 @@
  */
 // The RoCEv2 data plane against analytical values and conservation of bytes.
 
+#include "hand-fabric.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/incast-scenario.h"
@@ -11,8 +13,6 @@
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

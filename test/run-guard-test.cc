@@ -3,13 +3,13 @@
  */
 // Runs that cannot finish end early with a report: PFC deadlocks and stalls.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/roce-network.h"
 #include "ns3/run-guard.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include "hand-fabric.h"
 
 #include <gtest/gtest.h>
 

@@ -64,7 +64,7 @@ class LinkDefaults
   private:
     std::vector<EcnRateEntry> m_ecnTable;   //!< sorted by rate
     std::optional<uint8_t> m_pfcPriorities; //!< PFC priorities of every link
-    double m_lossProbability{0};          //!< loss of every link
+    double m_lossProbability{0};            //!< loss of every link
 };
 
 } // namespace ns3
