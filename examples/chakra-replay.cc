@@ -23,6 +23,7 @@
 
 #include "ns3/cc-options.h"
 #include "ns3/core-module.h"
+#include "ns3/effective-settings.h"
 #include "ns3/example-cli.h"
 #include "ns3/input-error.h"
 #include "ns3/replay-job-report.h"
@@ -247,6 +248,10 @@ Main(int argc, char** argv)
     }
     std::signal(SIGINT, SIG_DFL);
 
+    if (result.networkStats)
+    {
+        std::cout << FormatEffectiveSettings(result.networkStats->effective) << "\n";
+    }
     if (multi)
     {
         PrintReplayJobTables(std::cout, config, result, maxCollectives);
@@ -276,6 +281,10 @@ Main(int argc, char** argv)
         if (result.invariants.checked)
         {
             summary["invariants"] = ToJson(result.invariants);
+        }
+        if (result.networkStats)
+        {
+            summary["effective_settings"] = EffectiveSettingsToJson(result.networkStats->effective);
         }
         WriteSummary(cli.Get("summary"), summary);
     }

@@ -70,11 +70,12 @@ PrintHeading(const IncastConfig& config, const IncastResult& r)
                 static_cast<unsigned long long>(config.messageBytes),
                 DescribeLinks(config).c_str(),
                 config.pfc ? "on" : "off");
-    std::printf("congestion control: %s%s%s\nECN thresholds: %s\n\n",
+    std::printf("congestion control: %s%s%s\nECN thresholds: %s\n%s\n\n",
                 r.scheme.c_str(),
                 config.cc.preset.empty() ? "" : ", preset ",
                 config.cc.preset.c_str(),
-                r.ecnMap.c_str());
+                r.ecnMap.c_str(),
+                FormatEffectiveSettings(r.effective).c_str());
 }
 
 /** Print one row per scheme. */
@@ -93,8 +94,9 @@ PrintComparison(const IncastConfig& config, const std::vector<IncastResult>& res
     {
         oneMap = oneMap && r.ecnMap == results.front().ecnMap;
     }
-    std::printf("ECN thresholds: %s\n",
-                oneMap ? results.front().ecnMap.c_str() : "per scheme (see --summary)");
+    std::printf("ECN thresholds: %s\n%s\n",
+                oneMap ? results.front().ecnMap.c_str() : "per scheme (see --summary)",
+                FormatEffectiveSettings(results.front().effective).c_str());
     std::printf("last: completion of the last message; peakQ, meanQ: the bottleneck egress "
                 "queue, peak and\ntime-weighted mean until then; paused: PFC pause time summed "
                 "over ports; cc-moves:\nrate and window changes of the congestion control\n\n");
@@ -223,6 +225,7 @@ ToJson(const IncastConfig& config, const IncastResult& r)
                               {"nacks", r.nacks},
                               {"scheme", r.scheme},
                               {"ecn_map", r.ecnMap},
+                              {"effective_settings", EffectiveSettingsToJson(r.effective)},
                               {"ecn_marks", r.ecnMarks},
                               {"cnps", r.cnps},
                               {"cc_rate_changes", r.rateChanges},

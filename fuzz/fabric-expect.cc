@@ -24,8 +24,8 @@ ExpectValidFabric(const Fabric& fabric)
         Expect(s.rateBps >= 1, "a link's rate is at least 1 bit/s");
         Expect(s.delayPs >= 0, "a link's delay is not negative");
         Expect(s.lossProbability >= 0 && s.lossProbability <= 1, "a loss probability is in [0, 1]");
-        Expect(s.ecn.pmax >= 0 && s.ecn.pmax <= 1, "ECN pmax is in [0, 1]");
-        Expect(s.ecn.kminBytes <= s.ecn.kmaxBytes, "ECN kmin does not exceed kmax");
+        Expect(!s.ecn || (s.ecn->pmax >= 0 && s.ecn->pmax <= 1), "ECN pmax is in [0, 1]");
+        Expect(!s.ecn || s.ecn->kminBytes <= s.ecn->kmaxBytes, "ECN kmin does not exceed kmax");
     }
 }
 

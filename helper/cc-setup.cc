@@ -134,13 +134,17 @@ CheckCcSettings(const CcSettings& settings)
 }
 
 void
-ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map)
+ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map, bool overrideLinks)
 {
     for (uint32_t node : net.GetSwitches())
     {
         Ptr<RoceSwitch> sw = net.GetSwitch(node);
         for (uint32_t port = 0; port < sw->GetNPorts(); ++port)
         {
+            if (!overrideLinks && net.HasLinkEcn(node, port))
+            {
+                continue;
+            }
             const EcnMapEntry entry = map.Lookup(sw->GetPort(port)->GetRateBps());
             EcnThresholds thresholds;
             thresholds.kminBytes = entry.kminBytes;
@@ -173,7 +177,7 @@ InstallCongestionControl(RoceNetwork& net, const CcSettings& settings)
         net.GetNic(host)->SetAttribute("CongestionControl", tid);
     }
     installed.ecnMap = ResolveEcnMap(settings, installed.scheme, installed.hostRateBps);
-    ApplyEcnMap(net, installed.ecnMap);
+    ApplyEcnMap(net, installed.ecnMap, !settings.ecnMap.empty());
     NS_LOG_INFO("congestion control " << installed.scheme << ", ECN map " << installed.ecnMap
                                       << ", host rate " << installed.hostRateBps << " bit/s");
     return installed;

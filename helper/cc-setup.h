@@ -97,11 +97,13 @@ void CheckCcSettings(const CcSettings& settings);
 
 /**
  * \ingroup mlfabric-helper
- * Give every switch egress port the ECN thresholds of its line rate.
- * \param net a network whose links are all added
+ * Give switch egress ports the ECN thresholds of their line rate: those whose link
+ * sets no thresholds of its own, or every port with \p overrideLinks.
+ * \param net an installed network
  * \param map the thresholds per rate (at least one entry)
+ * \param overrideLinks replace the links' own thresholds too
  */
-void ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map);
+void ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map, bool overrideLinks);
 
 /**
  * \ingroup mlfabric-helper
@@ -109,7 +111,9 @@ void ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map);
  *
  * Sets, in this order, the preset's parameter defaults (scaled with the host rate),
  * the given parameters, the scheme on every NIC (and as the default of NICs created
- * later), and the ECN thresholds of every switch egress port. Queue pairs opened
+ * later), and the ECN thresholds of switch egress ports: an ECN map given as text
+ * (--ecn) sets every port; a preset's map or the peers' default only those whose link
+ * leaves its thresholds unset, so that a fabric file's own thresholds hold. Queue pairs opened
  * afterwards run the scheme with these parameters.
  * \param net a network whose links are all added
  * \param settings the settings

@@ -16,13 +16,8 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-helper
- * Build a fabric description at packet level.
- *
- * Every fabric node becomes an ns-3 node with the same id: NPUs get an RdmaNic, switches
- * a RoceSwitch with the fabric's buffer size. Every fabric link becomes a cable with its
- * rate, delay and loss, and fabric port numbers are kept; a link's ECN thresholds apply
- * at the switch egress ports it connects. The routing table is installed as it is, NPUs
- * forwarding where it routes through them. Call on an empty RoceNetwork before the
+ * Build a fabric description at packet level: RoceNetwork::Install(), kept as the free
+ * function the replay and the tests call. Call on an empty RoceNetwork before the
  * simulation creates other nodes.
  *
  * \param fabric the description

@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/queue-monitor.h"
 #include "ns3/roce-network.h"
+#include "ns3/shortest-path-routing.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -23,6 +24,24 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("IncastScenario");
+
+Fabric
+BuildIncastStar(const IncastConfig& config)
+{
+    Fabric star("incast-star");
+    star.SetDefaultSwitchBuffer(config.bufferBytes);
+    const uint32_t sw = star.AddSwitch("switch", "leaf", 1);
+    LinkSettings link;
+    link.rateBps = config.rateBps;
+    link.delayPs = config.delay.GetPicoSeconds();
+    link.lossProbability = config.loss;
+    for (uint32_t i = 0; i <= config.senders; ++i)
+    {
+        star.AddLink(star.AddNpu(i == 0 ? "receiver" : "sender" + std::to_string(i)), sw, link);
+    }
+    star.SetNpuForwarding(false);
+    return star;
+}
 
 IncastResult
 RunIncast(const IncastConfig& config)
@@ -36,15 +55,10 @@ RunIncast(const IncastConfig& config)
     std::vector<uint32_t> senders;
     if (config.fabricPath.empty())
     {
-        const uint32_t sw = net.AddSwitch();
-        receiver = net.AddHost();
-        net.AddLink(receiver, sw, config.rateBps, config.delay, config.loss);
-        for (uint32_t i = 0; i < config.senders; ++i)
-        {
-            senders.push_back(net.AddHost());
-            net.AddLink(senders.back(), sw, config.rateBps, config.delay, config.loss);
-        }
-        net.Finalize(config.mtu);
+        const Fabric star = BuildIncastStar(config);
+        const auto rankNode = net.Install(star, ComputeShortestPathRouting(star), config.mtu);
+        receiver = rankNode[0];
+        senders.assign(rankNode.begin() + 1, rankNode.end());
     }
     else
     {
@@ -77,6 +91,7 @@ RunIncast(const IncastConfig& config)
     IncastResult result;
     NS_LOG_INFO("congestion control " << cc.scheme << ", ECN " << cc.ecnMap);
     result.ecnMap = cc.ecnMap.ToString();
+    result.effective = CollectEffectiveSettings(net);
     result.bytesExpected = config.messageBytes * config.senders;
     std::map<uint32_t, size_t> flowOf; // sender node -> index in result.flows
     for (uint32_t s : senders)

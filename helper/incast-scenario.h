@@ -5,6 +5,8 @@
 #define MLFABRIC_INCAST_SCENARIO_H
 
 #include "ns3/cc-setup.h"
+#include "ns3/effective-settings.h"
+#include "ns3/fabric.h"
 #include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
 
@@ -37,10 +39,8 @@ struct IncastConfig
     Time invariantPeriod{0};           //!< check the InvariantChecker rules this often; 0 = off
 };
 
-/**
- * \ingroup mlfabric-helper
- * Per-sender outcome.
- */
+/** \ingroup mlfabric-helper
+ * Per-sender outcome. */
 struct IncastFlow
 {
     uint32_t sender{0};             //!< node id
@@ -81,7 +81,8 @@ struct IncastResult
     uint64_t cnps{0};              //!< CNPs sent, all NICs
     Time pausedTime;               //!< time transmitters were paused by PFC, all ports
     std::string scheme;            //!< congestion control the queue pairs ran (GetName)
-    std::string ecnMap;            //!< ECN thresholds of the switch ports, text form
+    std::string ecnMap;            //!< the ECN map of the congestion control, text form
+    EffectiveSettings effective;   //!< lossless priorities and ECN thresholds as installed
     uint64_t rateChanges{0};       //!< pacing-rate changes of the congestion control
     uint64_t windowChanges{0};     //!< window changes of the congestion control
     std::string bottleneck;        //!< egress port with the longest mean queue
@@ -96,7 +97,15 @@ struct IncastResult
 };
 
 /**
- * \ingroup mlfabric-helper
+ * The incast's one switch as a fabric: the switch (node 0, the configured buffer), the
+ * receiver (rank 0) and the senders (ranks 1..N), each NPU on one link of the
+ * configured rate, delay and loss; ECN and PFC left to the run's defaults.
+ * \param config the scenario
+ * \return the fabric
+ */
+Fabric BuildIncastStar(const IncastConfig& config);
+
+/**
  * Build and run an incast, then tear the simulation down.
  *
  * Without a fabric file the senders and the receiver share one switch whose links have

@@ -33,6 +33,7 @@ NetworkStats
 CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
 {
     NetworkStats s;
+    s.effective = CollectEffectiveSettings(net);
     std::vector<uint32_t> nodes = net.GetHosts();
     nodes.insert(nodes.end(), net.GetSwitches().begin(), net.GetSwitches().end());
     for (uint32_t node : nodes)

@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_NETWORK_STATS_H
 #define MLFABRIC_NETWORK_STATS_H
 
+#include "ns3/effective-settings.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-monitor.h"
 #include "ns3/roce-network.h"
@@ -21,6 +22,7 @@ namespace ns3
  */
 struct NetworkStats
 {
+    EffectiveSettings effective;    //!< lossless priorities and ECN thresholds as installed
     uint64_t pfcPauseFrames{0};     //!< pause frames sent, switches and NICs
     Time pfcPausedTime;             //!< time transmitters spent paused, summed over ports
     uint64_t ecnMarks{0};           //!< packets marked CE by switches

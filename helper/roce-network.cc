@@ -4,17 +4,16 @@
 #include "roce-network.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-wire.h"
 #include "ns3/uinteger.h"
-
-#include <deque>
-#include <limits>
 
 namespace ns3
 {
@@ -23,166 +22,173 @@ NS_LOG_COMPONENT_DEFINE("RoceNetwork");
 
 namespace
 {
-constexpr uint32_t kUnreachable = std::numeric_limits<uint32_t>::max();
+
+/**
+ * \return the lossless priorities a NIC port gets: its link's, else the switches'
+ *         default (SharedBufferMmu::LosslessPriorities); none while PFC is off
+ */
+uint8_t
+NicLosslessPriorities(const LinkSettings& link)
+{
+    const TypeId mmu = SharedBufferMmu::GetTypeId();
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(mmu.LookupAttributeByName("PfcEnabled", &info));
+    if (!DynamicCast<const BooleanValue>(info.initialValue)->Get())
+    {
+        return 0;
+    }
+    if (link.pfcPriorities)
+    {
+        return *link.pfcPriorities;
+    }
+    NS_ABORT_UNLESS(mmu.LookupAttributeByName("LosslessPriorities", &info));
+    return static_cast<uint8_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+}
+
 } // namespace
 
-uint32_t
-RoceNetwork::AddNode(bool host)
+std::vector<uint32_t>
+RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t mtu)
 {
+    NS_ABORT_MSG_IF(m_fabric, "a RoceNetwork is installed once");
+    NS_ABORT_MSG_IF(NodeList::GetNNodes() != 0,
+                    "the fabric must be installed before any other node exists");
+    NS_ABORT_MSG_IF(routes.GetNodeCount() != fabric.GetNodeCount() ||
+                        routes.GetNpuCount() != fabric.GetNpuCount(),
+                    "the routing table is not the fabric's");
+    m_fabric = std::make_unique<Fabric>(fabric);
+    m_routes = std::make_unique<RoutingTable>(routes);
+    m_mtu = mtu;
+    for (uint32_t n = 0; n < fabric.GetNodeCount(); ++n)
+    {
+        AddNode(n);
+    }
+    for (uint32_t l = 0; l < fabric.GetLinkCount(); ++l)
+    {
+        AddLink(l);
+    }
+    InstallRoutes();
+    Finalize();
+    std::vector<uint32_t> rankNode(fabric.GetNpuCount());
+    for (uint32_t r = 0; r < rankNode.size(); ++r)
+    {
+        rankNode[r] = fabric.GetNpuNode(r);
+    }
+    NS_LOG_INFO(fabric.GetName() << ": " << fabric.GetNodeCount() << " nodes, "
+                                 << fabric.GetLinkCount() << " links");
+    return rankNode;
+}
+
+void
+RoceNetwork::AddNode(uint32_t n)
+{
+    const FabricNode& desc = m_fabric->GetNode(n);
     Ptr<Node> node = CreateObject<Node>();
     m_nodes.Add(node);
-    const uint32_t id = node->GetId();
-    NS_ABORT_MSG_UNLESS(id == m_isHost.size(), "RoceNetwork must create every node");
-    m_isHost.push_back(host);
-    m_adjacency.emplace_back();
-    m_portSlot.emplace_back();
+    NS_ABORT_MSG_UNLESS(node->GetId() == n, "RoceNetwork must create every node");
     m_nics.emplace_back();
     m_switchObjects.emplace_back();
-    if (host)
+    if (desc.kind == FabricNodeKind::Npu)
     {
         auto nic = CreateObject<RdmaNic>();
-        nic->SetNodeId(id);
+        nic->SetNodeId(n);
         node->AggregateObject(nic);
-        m_nics[id] = nic;
-        m_hosts.push_back(id);
+        m_nics[n] = nic;
+        m_hosts.push_back(n);
     }
     else
     {
         auto sw = CreateObject<RoceSwitch>();
-        sw->SetNodeId(id);
+        sw->SetNodeId(n);
+        if (desc.bufferBytes > 0)
+        {
+            sw->GetMmu()->SetAttribute("BufferBytes", UintegerValue(desc.bufferBytes));
+        }
         node->AggregateObject(sw);
-        m_switchObjects[id] = sw;
-        m_switches.push_back(id);
+        m_switchObjects[n] = sw;
+        m_switches.push_back(n);
     }
-    return id;
 }
 
-uint32_t
-RoceNetwork::AddHost()
+void
+RoceNetwork::AddLink(uint32_t l)
 {
-    return AddNode(true);
-}
-
-uint32_t
-RoceNetwork::AddSwitch()
-{
-    return AddNode(false);
-}
-
-std::pair<uint32_t, uint32_t>
-RoceNetwork::AddLink(uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability)
-{
-    uint32_t portOf[2] = {0, 0};
+    const FabricLink& link = m_fabric->GetLink(l);
+    const LinkSettings& s = link.settings;
     auto channel = CreateObject<RoceChannel>();
-    channel->SetAttribute("Delay", TimeValue(delay));
+    channel->SetAttribute("Delay", TimeValue(PicoSeconds(s.delayPs)));
+    const uint32_t nodes[2] = {link.nodeA, link.nodeB};
+    const uint32_t fabricPorts[2] = {link.portA, link.portB};
     Ptr<RocePort> ends[2];
-    const uint32_t nodes[2] = {a, b};
     for (int i = 0; i < 2; ++i)
     {
         ends[i] = CreateObject<RocePort>();
-        ends[i]->SetAttribute("DataRate", DataRateValue(DataRate(rateBps)));
-        ends[i]->SetAttribute("LossProbability", DoubleValue(lossProbability));
+        ends[i]->SetAttribute("DataRate", DataRateValue(DataRate(s.rateBps)));
+        ends[i]->SetAttribute("LossProbability", DoubleValue(s.lossProbability));
         m_nodes.Get(nodes[i])->AddDevice(ends[i]);
     }
     channel->Connect(ends[0], ends[1]);
     for (int i = 0; i < 2; ++i)
     {
         const uint32_t self = nodes[i];
-        const uint32_t port = m_isHost[self] ? m_nics[self]->AddPort(ends[i])
-                                             : m_switchObjects[self]->AddPort(ends[i]);
-        if (m_portSlot[self].size() <= port)
+        uint32_t port = 0;
+        if (m_nics[self])
         {
-            m_portSlot[self].resize(port + 1);
-        }
-        m_portSlot[self][port] = static_cast<uint32_t>(m_adjacency[self].size());
-        m_adjacency[self].push_back(Adjacency{nodes[1 - i], port, rateBps, delay});
-        portOf[i] = port;
-    }
-    return {portOf[0], portOf[1]};
-}
-
-void
-RoceNetwork::SetRoute(uint32_t node, uint32_t dst, const std::vector<uint32_t>& ports)
-{
-    m_routesSet = true;
-    if (m_isHost.at(node))
-    {
-        m_nics[node]->SetRoute(dst, ports);
-    }
-    else
-    {
-        m_switchObjects[node]->SetRoute(dst, ports);
-    }
-}
-
-std::vector<uint32_t>
-RoceNetwork::DistancesTo(uint32_t dst) const
-{
-    std::vector<uint32_t> dist(m_isHost.size(), kUnreachable);
-    std::deque<uint32_t> frontier{dst};
-    dist[dst] = 0;
-    while (!frontier.empty())
-    {
-        const uint32_t n = frontier.front();
-        frontier.pop_front();
-        if (m_isHost[n] && n != dst)
-        {
-            continue; // hosts are endpoints, not transit
-        }
-        for (const auto& adj : m_adjacency[n])
-        {
-            if (dist[adj.peer] == kUnreachable)
-            {
-                dist[adj.peer] = dist[n] + 1;
-                frontier.push_back(adj.peer);
-            }
-        }
-    }
-    return dist;
-}
-
-void
-RoceNetwork::RouteTo(uint32_t dst)
-{
-    const auto dist = DistancesTo(dst);
-    for (uint32_t n = 0; n < m_isHost.size(); ++n)
-    {
-        if (n == dst || dist[n] == kUnreachable)
-        {
-            continue;
-        }
-        std::vector<uint32_t> ports;
-        for (const auto& adj : m_adjacency[n])
-        {
-            if (dist[adj.peer] + 1 == dist[n] && (!m_isHost[adj.peer] || adj.peer == dst))
-            {
-                ports.push_back(adj.port);
-            }
-        }
-        if (m_isHost[n])
-        {
-            m_nics[n]->SetRoute(dst, ports);
+            port = m_nics[self]->AddPort(ends[i]);
+            m_nics[self]->SetPfcPriorities(port, NicLosslessPriorities(s));
         }
         else
         {
-            m_switchObjects[n]->SetRoute(dst, ports);
+            Ptr<RoceSwitch> sw = m_switchObjects[self];
+            port = sw->AddPort(ends[i]);
+            if (s.ecn)
+            {
+                sw->SetEcnThresholds(
+                    port, EcnThresholds{s.ecn->kminBytes, s.ecn->kmaxBytes, s.ecn->pmax});
+            }
+            if (s.pfcPriorities)
+            {
+                sw->SetPfcPriorities(port, *s.pfcPriorities);
+            }
+        }
+        NS_ABORT_MSG_IF(port != fabricPorts[i],
+                        "port numbering of link " << l << " differs from the fabric's");
+    }
+    m_linkPorts.emplace_back(ends[0], ends[1]);
+}
+
+void
+RoceNetwork::InstallRoutes()
+{
+    std::vector<uint32_t> ports;
+    for (uint32_t n = 0; n < m_fabric->GetNodeCount(); ++n)
+    {
+        for (uint32_t r = 0; r < m_fabric->GetNpuCount(); ++r)
+        {
+            const uint32_t dst = m_fabric->GetNpuNode(r);
+            const PortSet set = m_routes->GetEgressPorts(n, r);
+            if (dst == n || set.empty())
+            {
+                continue;
+            }
+            ports.assign(set.begin(), set.end());
+            if (m_nics[n])
+            {
+                m_nics[n]->SetRoute(dst, ports);
+            }
+            else
+            {
+                m_switchObjects[n]->SetRoute(dst, ports);
+            }
         }
     }
 }
 
 void
-RoceNetwork::Finalize(uint32_t maxPayload)
+RoceNetwork::Finalize()
 {
-    m_mtu = maxPayload;
-    if (!m_routesSet)
-    {
-        for (uint32_t host : m_hosts)
-        {
-            RouteTo(host);
-        }
-    }
     RoceHeader full;
-    full.payload = maxPayload;
+    full.payload = m_mtu;
     full.Set(RoceHeader::WANT_INT);
     full.nHops = kMaxIntHops;
     const uint32_t maxFrame = full.GetWireBytes() - wire::PhyOverheadBytes();
@@ -192,7 +198,7 @@ RoceNetwork::Finalize(uint32_t maxPayload)
         m_switchObjects[s]->ConfigureBuffer(maxFrame);
         stream += m_switchObjects[s]->AssignStreams(stream);
     }
-    for (uint32_t n = 0; n < m_isHost.size(); ++n)
+    for (uint32_t n = 0; n < m_fabric->GetNodeCount(); ++n)
     {
         for (const auto& port : GetPorts(n))
         {
@@ -212,10 +218,24 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
         m_nics.at(dst), priority, RttOf(path), static_cast<uint32_t>(path.size()) - 1);
 }
 
+const Fabric&
+RoceNetwork::GetFabric() const
+{
+    NS_ABORT_MSG_UNLESS(m_fabric, "the RoceNetwork is not installed");
+    return *m_fabric;
+}
+
+const RoutingTable&
+RoceNetwork::GetRoutes() const
+{
+    NS_ABORT_MSG_UNLESS(m_routes, "the RoceNetwork is not installed");
+    return *m_routes;
+}
+
 bool
 RoceNetwork::IsHost(uint32_t node) const
 {
-    return m_isHost.at(node);
+    return m_nics.at(node) != nullptr;
 }
 
 Ptr<RdmaNic>
@@ -246,36 +266,58 @@ std::vector<Ptr<RocePort>>
 RoceNetwork::GetPorts(uint32_t node) const
 {
     std::vector<Ptr<RocePort>> ports;
-    for (const auto& adj : m_adjacency.at(node))
+    const uint32_t count =
+        m_nics.at(node) ? m_nics[node]->GetNPorts() : m_switchObjects[node]->GetNPorts();
+    for (uint32_t i = 0; i < count; ++i)
     {
-        ports.push_back(m_isHost[node] ? m_nics[node]->GetPort(adj.port)
-                                       : m_switchObjects[node]->GetPort(adj.port));
+        ports.push_back(m_nics[node] ? m_nics[node]->GetPort(i)
+                                     : m_switchObjects[node]->GetPort(i));
     }
     return ports;
+}
+
+std::pair<Ptr<RocePort>, Ptr<RocePort>>
+RoceNetwork::GetLinkPorts(uint32_t link) const
+{
+    return m_linkPorts.at(link);
+}
+
+uint8_t
+RoceNetwork::GetLosslessPriorities(uint32_t node, uint32_t port) const
+{
+    return m_nics.at(node) ? m_nics[node]->GetPfcPriorities(port)
+                           : m_switchObjects[node]->GetMmu()->GetLosslessPriorities(port);
+}
+
+bool
+RoceNetwork::HasLinkEcn(uint32_t node, uint32_t port) const
+{
+    const Fabric& f = GetFabric();
+    return f.GetLink(f.GetPort(node, port).link).settings.ecn.has_value();
 }
 
 const std::vector<uint32_t>&
 RoceNetwork::RouteAt(uint32_t node, uint32_t dst) const
 {
-    return m_isHost[node] ? m_nics[node]->GetRoute(dst) : m_switchObjects[node]->GetRoute(dst);
+    return m_nics[node] ? m_nics[node]->GetRoute(dst) : m_switchObjects[node]->GetRoute(dst);
 }
 
-std::vector<const RoceNetwork::Adjacency*>
+std::vector<uint32_t>
 RoceNetwork::PathOf(uint32_t src, uint32_t dst, int64_t firstPort) const
 {
     // Follow the first port of each installed ECMP set: every member has the same length.
-    std::vector<const Adjacency*> path;
+    std::vector<uint32_t> path;
     uint32_t node = src;
     while (node != dst)
     {
         const auto& ports = RouteAt(node, dst);
-        NS_ABORT_MSG_IF(ports.empty() || path.size() > m_isHost.size(),
+        NS_ABORT_MSG_IF(ports.empty() || path.size() > m_fabric->GetNodeCount(),
                         "no route from node " << src << " to node " << dst);
         const uint32_t port =
             node == src && firstPort >= 0 ? static_cast<uint32_t>(firstPort) : ports[0];
-        const Adjacency& adj = m_adjacency[node][m_portSlot[node].at(port)];
-        path.push_back(&adj);
-        node = adj.peer;
+        const FabricPort& p = m_fabric->GetPort(node, port);
+        path.push_back(p.link);
+        node = p.peer;
     }
     return path;
 }
@@ -299,7 +341,7 @@ RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst, uint32_t port) const
 }
 
 Time
-RoceNetwork::RttOf(const std::vector<const Adjacency*>& path) const
+RoceNetwork::RttOf(const std::vector<uint32_t>& path) const
 {
     // Charge each cable a full data packet, an ACK and the propagation delay both ways.
     RoceHeader data;
@@ -308,10 +350,11 @@ RoceNetwork::RttOf(const std::vector<const Adjacency*>& path) const
     ack.type = RoceHeader::ACK;
     const uint64_t bits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
     Time rtt;
-    for (const Adjacency* adj : path)
+    for (uint32_t l : path)
     {
-        rtt += adj->delay * 2 +
-               PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / adj->rateBps));
+        const LinkSettings& s = m_fabric->GetLink(l).settings;
+        rtt += PicoSeconds(s.delayPs) * 2 +
+               PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / s.rateBps));
     }
     return rtt;
 }

@@ -4,12 +4,16 @@
 #ifndef MLFABRIC_ROCE_NETWORK_H
 #define MLFABRIC_ROCE_NETWORK_H
 
+#include "ns3/fabric.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/roce-switch.h"
+#include "ns3/routing-table.h"
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -17,47 +21,30 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-helper
- * Builds a packet-level RoCE network: hosts with RDMA NICs, switches, cables, routes.
+ * A fabric at packet level: hosts with RDMA NICs, switches, cables and routes.
  *
- * Node ids are ns-3 node ids and double as RoCE addresses. Routes default to all
- * shortest paths (ECMP) computed over the cables, with hosts as endpoints only;
- * SetRoute() installs routes computed elsewhere (a fabric's routing) instead.
+ * Install() is the only way to build it, from a Fabric and its RoutingTable, which stay
+ * the one description of the network: every fabric node becomes an ns-3 node with the
+ * same id (node ids double as RoCE addresses), every link a cable with the link's rate,
+ * delay and loss, fabric port numbers are kept, and each node forwards by the table's
+ * ECMP sets (a switch hashes among them). A link's ECN thresholds are set at the switch
+ * egress ports it connects and its PFC priorities at both ends; links that leave them
+ * unset keep the switches' defaults (see ApplyEcnMap for how the ECN map fills them).
  */
 class RoceNetwork
 {
   public:
     RoceNetwork() = default;
 
-    /** \return the node id of a new host with an RdmaNic */
-    uint32_t AddHost();
-    /** \return the node id of a new switch */
-    uint32_t AddSwitch();
     /**
-     * Connect two nodes with a full-duplex cable.
-     * \param a one node
-     * \param b the other
-     * \param rateBps line rate, bit/s
-     * \param delay one-way propagation delay
-     * \param lossProbability per-frame loss in each direction
-     * \return the port indices at \p a and at \p b
+     * Build the fabric; call once, before the simulation creates any other node.
+     * Throws InputError if a switch buffer does not hold its reserved and headroom bytes.
+     * \param fabric the description (copied)
+     * \param routes its routing (copied)
+     * \param mtu the NICs' payload per packet (sizes the switches' largest frame)
+     * \return the node id of each rank
      */
-    std::pair<uint32_t, uint32_t> AddLink(
-        uint32_t a, uint32_t b, uint64_t rateBps, Time delay, double lossProbability = 0);
-
-    /**
-     * Compute shortest-path ECMP routes (unless routes were set), size switch buffers
-     * and fix per-port random streams. Call after the last AddLink().
-     * \param maxPayload largest data payload (the NICs' MTU)
-     */
-    void Finalize(uint32_t maxPayload);
-
-    /**
-     * Install a route at \p node toward \p dst, replacing the computed ones.
-     * \param node a host or switch
-     * \param dst destination host
-     * \param ports egress port indices at \p node (in AddLink order)
-     */
-    void SetRoute(uint32_t node, uint32_t dst, const std::vector<uint32_t>& ports);
+    std::vector<uint32_t> Install(const Fabric& fabric, const RoutingTable& routes, uint32_t mtu);
 
     /**
      * Open a queue pair from \p src to \p dst.
@@ -68,7 +55,12 @@ class RoceNetwork
      */
     Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t priority);
 
-    /** \param node a node id \return true if \p node is a host */
+    /** \return the installed fabric */
+    const Fabric& GetFabric() const;
+    /** \return the installed routing */
+    const RoutingTable& GetRoutes() const;
+
+    /** \return true if \p node is a host */
     bool IsHost(uint32_t node) const;
     /** \param node a host's node id \return the NIC of host \p node */
     Ptr<RdmaNic> GetNic(uint32_t node) const;
@@ -78,13 +70,18 @@ class RoceNetwork
     const std::vector<uint32_t>& GetHosts() const;
     /** \return the switches' node ids */
     const std::vector<uint32_t>& GetSwitches() const;
-    /** \param node a node id \return every port of \p node, in AddLink order */
+    /** \return every port of \p node, in fabric port order */
     std::vector<Ptr<RocePort>> GetPorts(uint32_t node) const;
+    /** \return the ports at the two ends of fabric link \p link (nodeA's first) */
+    std::pair<Ptr<RocePort>, Ptr<RocePort>> GetLinkPorts(uint32_t link) const;
     /**
-     * \param src source node
-     * \param dst destination node
-     * \return the hops between nodes on the routed path from \p src to \p dst
+     * \return the priorities that are lossless at port \p port of \p node as installed:
+     *         its link's, else the default; none with PFC off
      */
+    uint8_t GetLosslessPriorities(uint32_t node, uint32_t port) const;
+    /** \return true if the link at port \p port of \p node sets its own ECN thresholds */
+    bool HasLinkEcn(uint32_t node, uint32_t port) const;
+    /** \return the hops between nodes on the routed path from \p src to \p dst */
     uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
     /**
      * \param src sending host
@@ -102,40 +99,32 @@ class RoceNetwork
     Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t port) const;
 
   private:
-    /** A cable end at a node. */
-    struct Adjacency
-    {
-        uint32_t peer{0};    //!< node at the other end
-        uint32_t port{0};    //!< port index at this node
-        uint64_t rateBps{0}; //!< line rate
-        Time delay;          //!< propagation delay
-    };
-
-    /** Add a node of either kind. */
-    uint32_t AddNode(bool host);
-    /** Breadth-first distances (in cables) from every node to \p dst. */
-    std::vector<uint32_t> DistancesTo(uint32_t dst) const;
-    /** Install every shortest-path ECMP set toward \p dst. */
-    void RouteTo(uint32_t dst);
+    /** Create the node of fabric node \p n with its NIC or switch. */
+    void AddNode(uint32_t n);
+    /** Create the cable of fabric link \p l and set its ECN and PFC at both ends. */
+    void AddLink(uint32_t l);
+    /** Install the routing table's ECMP sets at every node. */
+    void InstallRoutes();
+    /** Size the switch buffers and fix the random streams. */
+    void Finalize();
     /** \return the installed ECMP set at \p node toward \p dst */
     const std::vector<uint32_t>& RouteAt(uint32_t node, uint32_t dst) const;
     /**
-     * \return the cables of one routed path from \p src to \p dst, leaving \p src by
+     * \return the links of one routed path from \p src to \p dst, leaving \p src by
      *         \p firstPort (if given) and by the first port of each ECMP set after it
      */
-    std::vector<const Adjacency*> PathOf(uint32_t src, uint32_t dst, int64_t firstPort = -1) const;
-    /** \return the base RTT of \p path */
-    Time RttOf(const std::vector<const Adjacency*>& path) const;
+    std::vector<uint32_t> PathOf(uint32_t src, uint32_t dst, int64_t firstPort = -1) const;
+    /** \return the base RTT of the links \p path */
+    Time RttOf(const std::vector<uint32_t>& path) const;
 
+    std::unique_ptr<Fabric> m_fabric;       //!< the description
+    std::unique_ptr<RoutingTable> m_routes; //!< its routing
     NodeContainer m_nodes;
-    std::vector<bool> m_isHost;
     std::vector<uint32_t> m_hosts;
     std::vector<uint32_t> m_switches;
-    std::vector<std::vector<Adjacency>> m_adjacency;
-    std::vector<std::vector<uint32_t>> m_portSlot; //!< node, port -> index in m_adjacency
     std::vector<Ptr<RdmaNic>> m_nics;
     std::vector<Ptr<RoceSwitch>> m_switchObjects;
-    bool m_routesSet{false};
+    std::vector<std::pair<Ptr<RocePort>, Ptr<RocePort>>> m_linkPorts; //!< per fabric link
     uint32_t m_mtu{4096};
 };
 

@@ -4,6 +4,8 @@
 // Congestion control at network level: two long flows share one bottleneck fairly and
 // keep it busy, under every scheme; the setup helper installs what it is asked to.
 
+#include "hand-fabric.h"
+
 #include "ns3/cc-registry.h"
 #include "ns3/cc-setup.h"
 #include "ns3/config.h"
@@ -63,16 +65,17 @@ RunSharedLink(const CcSettings& cc, Time secondStart, Time duration, Time interv
 {
     Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(kMtu));
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t receiver = net.AddHost();
-    net.AddLink(receiver, sw, kRate, kDelay);
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t receiver = hand.AddHost();
+    hand.AddLink(receiver, sw, kRate, kDelay);
     std::vector<uint32_t> senders;
     for (int i = 0; i < 2; ++i)
     {
-        senders.push_back(net.AddHost());
-        net.AddLink(senders.back(), sw, kRate, kDelay);
+        senders.push_back(hand.AddHost());
+        hand.AddLink(senders.back(), sw, kRate, kDelay);
     }
-    net.Finalize(kMtu);
+    hand.Install(net, kMtu);
     InstallCongestionControl(net, cc);
 
     std::vector<Ptr<RdmaQueuePair>> qps;
@@ -204,15 +207,16 @@ MarksWith(const std::string& ecnMap)
     CcSettings cc;
     cc.ecnMap = ecnMap;
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t receiver = net.AddHost();
-    net.AddLink(receiver, sw, kRate, kDelay);
-    std::vector<uint32_t> senders = {net.AddHost(), net.AddHost()};
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t receiver = hand.AddHost();
+    hand.AddLink(receiver, sw, kRate, kDelay);
+    std::vector<uint32_t> senders = {hand.AddHost(), hand.AddHost()};
     for (uint32_t s : senders)
     {
-        net.AddLink(s, sw, kRate, kDelay);
+        hand.AddLink(s, sw, kRate, kDelay);
     }
-    net.Finalize(kMtu);
+    hand.Install(net, kMtu);
     const CcInstallation installed = InstallCongestionControl(net, cc);
     EXPECT_EQ(installed.ecnMap.ToString(), EcnThresholdMap::Parse(ecnMap).ToString());
     for (uint32_t s : senders)
@@ -238,12 +242,13 @@ TEST_F(CcNetworkTest, EgressPortsGetTheThresholdsOfTheirRate)
 TEST_F(CcNetworkTest, InstallationReachesEveryQueuePair)
 {
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t a = net.AddHost();
-    const uint32_t b = net.AddHost();
-    net.AddLink(a, sw, 25'000'000'000, kDelay);
-    net.AddLink(b, sw, 25'000'000'000, kDelay);
-    net.Finalize(kMtu);
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t a = hand.AddHost();
+    const uint32_t b = hand.AddHost();
+    hand.AddLink(a, sw, 25'000'000'000, kDelay);
+    hand.AddLink(b, sw, 25'000'000'000, kDelay);
+    hand.Install(net, kMtu);
 
     CcSettings cc;
     cc.preset = "hpcc-ns3";

@@ -231,7 +231,7 @@ TEST(FabricReaders, ShippedFabricsLoadWithTheirShapes)
     const Fabric twoDim = LoadFabric(kSource + "/fabrics/two-dim-8x4.yaml").fabric;
     EXPECT_EQ(twoDim.GetNode(twoDim.FindNode("scale-up-sw0")).bufferBytes, 64ULL << 20);
     EXPECT_EQ(twoDim.GetNode(twoDim.FindNode("spine0")).bufferBytes, 32ULL << 20);
-    EXPECT_EQ(twoDim.GetLink(0).settings.pfcPriorities, 1u << 3);
+    EXPECT_EQ(twoDim.GetLink(0).settings.pfcPriorities.value(), 1u << 3);
     // GPU 9 is GPU 1 of server 1: its scale-up switch is server 1's.
     EXPECT_EQ(twoDim.GetNode(twoDim.GetPort(twoDim.GetNpuNode(9), 0).peer).name, "scale-up-sw1");
 }
@@ -257,14 +257,15 @@ TEST(FabricReaders, DefaultsAndPerLinkSettings)
                   "     ecn: {kmin: 1KB, kmax: 2KB, pmax: 1}, pfc_priorities: [0, 3]}\n");
     const Fabric f = LoadFabric(path).fabric;
     EXPECT_EQ(f.GetNode(f.FindNode("tor")).bufferBytes, 16ULL << 20);
-    EXPECT_EQ(f.GetLink(0).settings.ecn.kminBytes, 200000u);
-    EXPECT_DOUBLE_EQ(f.GetLink(0).settings.ecn.pmax, 0.5);
-    EXPECT_EQ(f.GetLink(1).settings.ecn.kmaxBytes, 200000u); // 40G falls in the 25G class
+    EXPECT_EQ(f.GetLink(0).settings.ecn.value().kminBytes, 200000u);
+    EXPECT_DOUBLE_EQ(f.GetLink(0).settings.ecn.value().pmax, 0.5);
+    EXPECT_EQ(f.GetLink(1).settings.ecn.value().kmaxBytes, 200000u); // 40G: the 25G class
     EXPECT_DOUBLE_EQ(f.GetLink(1).settings.lossProbability, 0.001);
-    EXPECT_EQ(f.GetLink(1).settings.pfcPriorities, 0xFF);
-    EXPECT_EQ(f.GetLink(2).settings.ecn.kminBytes, 1000u);
+    // No pfc_priorities anywhere: left to the run (the switches' default lossless set).
+    EXPECT_FALSE(f.GetLink(1).settings.pfcPriorities.has_value());
+    EXPECT_EQ(f.GetLink(2).settings.ecn.value().kminBytes, 1000u);
     EXPECT_DOUBLE_EQ(f.GetLink(2).settings.lossProbability, 0);
-    EXPECT_EQ(f.GetLink(2).settings.pfcPriorities, 0x09);
+    EXPECT_EQ(f.GetLink(2).settings.pfcPriorities.value(), 0x09);
     EXPECT_EQ(f.GetLink(2).settings.delayPs, 3000000);
     // One switch touches every NPU: no forwarding needed.
     EXPECT_FALSE(f.GetNode(f.GetNpuNode(0)).forwards);

@@ -4,6 +4,8 @@
 // The data plane keeps its books: conservation of payload, buffer accounting, PFC
 // consistency and exactly-once delivery, checked during and after demanding runs.
 
+#include "hand-fabric.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -42,16 +44,17 @@ class InvariantTest : public testing::Test
     void
     RunIncast(uint32_t senders, uint64_t bytes, double loss = 0)
     {
-        const uint32_t sw = m_net.AddSwitch();
-        const uint32_t dst = m_net.AddHost();
-        m_net.AddLink(dst, sw, kRate, kDelay, loss);
+        HandFabric hand;
+        const uint32_t sw = hand.AddSwitch();
+        const uint32_t dst = hand.AddHost();
+        hand.AddLink(dst, sw, kRate, kDelay, loss);
         std::vector<uint32_t> hosts;
         for (uint32_t i = 0; i < senders; ++i)
         {
-            hosts.push_back(m_net.AddHost());
-            m_net.AddLink(hosts.back(), sw, kRate, kDelay, loss);
+            hosts.push_back(hand.AddHost());
+            hand.AddLink(hosts.back(), sw, kRate, kDelay, loss);
         }
-        m_net.Finalize(4096);
+        hand.Install(m_net, 4096);
         for (uint32_t src : hosts)
         {
             Ptr<RdmaQueuePair> qp = m_net.Connect(src, dst, 3);
@@ -142,10 +145,11 @@ TEST_F(InvariantTest, HoldWhenNpusForwardOnARing)
 // payload on a cable that no NIC sent.
 TEST_F(InvariantTest, ViolationsAreReported)
 {
-    const uint32_t sw = m_net.AddSwitch();
-    const uint32_t host = m_net.AddHost();
-    m_net.AddLink(host, sw, kRate, kDelay);
-    m_net.Finalize(4096);
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t host = hand.AddHost();
+    hand.AddLink(host, sw, kRate, kDelay);
+    hand.Install(m_net, 4096);
     Ptr<RocePort> hostPort = m_net.GetNic(host)->GetPort(0);
     hostPort->SetAttribute("PauseExpires", BooleanValue(false));
     // A pause frame that the switch port never sent on its own (it holds no XOFF).

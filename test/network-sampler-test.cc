@@ -3,6 +3,8 @@
  */
 // Time series of switch queues and pauses.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/network-sampler.h"
 #include "ns3/roce-network.h"
@@ -19,16 +21,17 @@ TEST(NetworkSampler, TracksTheIncastQueueAndStopsWithTheRun)
 {
     Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(4 << 20));
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t dst = net.AddHost();
-    net.AddLink(dst, sw, 100'000'000'000, MicroSeconds(1));
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t dst = hand.AddHost();
+    hand.AddLink(dst, sw, 100'000'000'000, MicroSeconds(1));
     std::vector<uint32_t> senders;
     for (int i = 0; i < 8; ++i)
     {
-        senders.push_back(net.AddHost());
-        net.AddLink(senders.back(), sw, 100'000'000'000, MicroSeconds(1));
+        senders.push_back(hand.AddHost());
+        hand.AddLink(senders.back(), sw, 100'000'000'000, MicroSeconds(1));
     }
-    net.Finalize(4096);
+    hand.Install(net, 4096);
     for (uint32_t src : senders)
     {
         net.GetNic(src)->PostSend(net.Connect(src, dst, 3), 1 << 20, src);

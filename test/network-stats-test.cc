@@ -3,6 +3,8 @@
  */
 // Network-wide figures agree with the counters they sum.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/network-stats.h"
 #include "ns3/queue-monitor.h"
@@ -18,16 +20,17 @@ TEST(NetworkStats, SumsAnIncastsCounters)
 {
     Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(4 << 20));
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t dst = net.AddHost();
-    net.AddLink(dst, sw, 100'000'000'000, MicroSeconds(1));
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t dst = hand.AddHost();
+    hand.AddLink(dst, sw, 100'000'000'000, MicroSeconds(1));
     std::vector<uint32_t> senders;
     for (int i = 0; i < 8; ++i)
     {
-        senders.push_back(net.AddHost());
-        net.AddLink(senders.back(), sw, 100'000'000'000, MicroSeconds(1));
+        senders.push_back(hand.AddHost());
+        hand.AddLink(senders.back(), sw, 100'000'000'000, MicroSeconds(1));
     }
-    net.Finalize(4096);
+    hand.Install(net, 4096);
     QueueMonitor queues(net);
     for (uint32_t src : senders)
     {

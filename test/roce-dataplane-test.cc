@@ -3,6 +3,8 @@
  */
 // The RoCEv2 data plane against analytical values and conservation of bytes.
 
+#include "hand-fabric.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/incast-scenario.h"
@@ -81,17 +83,18 @@ class DataPlaneTest : public testing::Test
 std::pair<uint32_t, uint32_t>
 BuildChain(RoceNetwork& net, uint32_t switches)
 {
-    const uint32_t src = net.AddHost();
+    HandFabric hand;
+    const uint32_t src = hand.AddHost();
     uint32_t prev = src;
     for (uint32_t i = 0; i < switches; ++i)
     {
-        const uint32_t sw = net.AddSwitch();
-        net.AddLink(prev, sw, kRate, kDelay);
+        const uint32_t sw = hand.AddSwitch();
+        hand.AddLink(prev, sw, kRate, kDelay);
         prev = sw;
     }
-    const uint32_t dst = net.AddHost();
-    net.AddLink(prev, dst, kRate, kDelay);
-    net.Finalize(kMtu);
+    const uint32_t dst = hand.AddHost();
+    hand.AddLink(prev, dst, kRate, kDelay);
+    hand.Install(net, kMtu);
     return {src, dst};
 }
 
@@ -223,25 +226,26 @@ TEST_F(DataPlaneTest, RandomLossRecovers)
 TEST_F(DataPlaneTest, EcmpSpreadsFlowsOverEqualCostPaths)
 {
     RoceNetwork net;
-    const uint32_t leafA = net.AddSwitch();
-    const uint32_t leafB = net.AddSwitch();
+    HandFabric hand;
+    const uint32_t leafA = hand.AddSwitch();
+    const uint32_t leafB = hand.AddSwitch();
     std::vector<uint32_t> spines;
     for (int i = 0; i < 4; ++i)
     {
-        spines.push_back(net.AddSwitch());
-        net.AddLink(leafA, spines.back(), kRate, kDelay);
-        net.AddLink(leafB, spines.back(), kRate, kDelay);
+        spines.push_back(hand.AddSwitch());
+        hand.AddLink(leafA, spines.back(), kRate, kDelay);
+        hand.AddLink(leafB, spines.back(), kRate, kDelay);
     }
     std::vector<uint32_t> left;
     std::vector<uint32_t> right;
     for (int i = 0; i < 8; ++i)
     {
-        left.push_back(net.AddHost());
-        net.AddLink(left.back(), leafA, kRate, kDelay);
-        right.push_back(net.AddHost());
-        net.AddLink(right.back(), leafB, kRate, kDelay);
+        left.push_back(hand.AddHost());
+        hand.AddLink(left.back(), leafA, kRate, kDelay);
+        right.push_back(hand.AddHost());
+        hand.AddLink(right.back(), leafB, kRate, kDelay);
     }
-    net.Finalize(kMtu);
+    hand.Install(net, kMtu);
     const uint64_t size = 64 * 1024;
     for (int flow = 0; flow < 64; ++flow)
     {
@@ -278,10 +282,11 @@ TEST_F(DataPlaneTest, FiveGibMessageCompletes)
 {
     const uint64_t rate = 400'000'000'000;
     RoceNetwork net;
-    const uint32_t a = net.AddHost();
-    const uint32_t b = net.AddHost();
-    net.AddLink(a, b, rate, kDelay);
-    net.Finalize(kMtu);
+    HandFabric hand;
+    const uint32_t a = hand.AddHost();
+    const uint32_t b = hand.AddHost();
+    hand.AddLink(a, b, rate, kDelay);
+    hand.Install(net, kMtu);
     Completions done;
     done.Watch(net.GetNic(a));
     done.Watch(net.GetNic(b));
@@ -305,12 +310,13 @@ TEST_F(DataPlaneTest, PausedPriorityDoesNotBlockOthers)
 {
     Config::SetDefault("ns3::SharedBufferMmu::LosslessPriorities", UintegerValue(0x0A));
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t src = net.AddHost();
-    const uint32_t dst = net.AddHost();
-    net.AddLink(src, sw, kRate, kDelay);
-    net.AddLink(dst, sw, kRate, kDelay);
-    net.Finalize(kMtu);
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t src = hand.AddHost();
+    const uint32_t dst = hand.AddHost();
+    hand.AddLink(src, sw, kRate, kDelay);
+    hand.AddLink(dst, sw, kRate, kDelay);
+    hand.Install(net, kMtu);
     Completions done;
     done.Watch(net.GetNic(dst));
 

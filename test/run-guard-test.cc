@@ -3,6 +3,8 @@
  */
 // Runs that cannot finish end early with a report: PFC deadlocks and stalls.
 
+#include "hand-fabric.h"
+
 #include "ns3/config.h"
 #include "ns3/roce-network.h"
 #include "ns3/run-guard.h"
@@ -38,16 +40,17 @@ TEST_F(RunGuardTest, RoutingLoopDeadlockIsReported)
 {
     Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(2 << 20));
     RoceNetwork net;
-    const uint32_t h0 = net.AddHost();
-    const uint32_t s0 = net.AddSwitch();
-    const uint32_t s1 = net.AddSwitch();
-    const uint32_t h1 = net.AddHost();
-    net.AddLink(h0, s0, kRate, kDelay);
-    const auto [s0ToS1, s1ToS0] = net.AddLink(s0, s1, kRate, kDelay);
-    net.AddLink(s1, h1, kRate, kDelay);
-    net.Finalize(4096);
+    HandFabric hand;
+    const uint32_t h0 = hand.AddHost();
+    const uint32_t s0 = hand.AddSwitch();
+    const uint32_t s1 = hand.AddSwitch();
+    const uint32_t h1 = hand.AddHost();
+    hand.AddLink(h0, s0, kRate, kDelay);
+    const auto [s0ToS1, s1ToS0] = hand.AddLink(s0, s1, kRate, kDelay);
+    hand.AddLink(s1, h1, kRate, kDelay);
+    hand.Install(net, 4096);
     Ptr<RdmaQueuePair> qp = net.Connect(h0, h1, 3);
-    net.SetRoute(s1, h1, {s1ToS0}); // misconfigured: back toward s0, which sends to s1
+    net.GetSwitch(s1)->SetRoute(h1, {s1ToS0}); // misconfigured: back toward s0, which sends to s1
     net.GetNic(h0)->PostSend(qp, 64ULL << 20, 1);
 
     RunGuard guard(net, MilliSeconds(20), MilliSeconds(2));
@@ -73,12 +76,13 @@ TEST_F(RunGuardTest, RoutingLoopDeadlockIsReported)
 TEST_F(RunGuardTest, StallNamesTheStuckQueuePair)
 {
     RoceNetwork net;
-    const uint32_t a = net.AddHost();
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t b = net.AddHost();
-    net.AddLink(a, sw, kRate, kDelay);
-    net.AddLink(sw, b, kRate, kDelay, 1.0);
-    net.Finalize(4096);
+    HandFabric hand;
+    const uint32_t a = hand.AddHost();
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t b = hand.AddHost();
+    hand.AddLink(a, sw, kRate, kDelay);
+    hand.AddLink(sw, b, kRate, kDelay, 1.0);
+    hand.Install(net, 4096);
     net.GetNic(a)->PostSend(net.Connect(a, b, 3), 1 << 20, 1);
 
     RunGuard guard(net, MilliSeconds(10), MilliSeconds(10));
@@ -98,16 +102,17 @@ TEST_F(RunGuardTest, StallNamesTheStuckQueuePair)
 TEST_F(RunGuardTest, HealthyRunFinishesUntouched)
 {
     RoceNetwork net;
-    const uint32_t sw = net.AddSwitch();
-    const uint32_t dst = net.AddHost();
-    net.AddLink(dst, sw, kRate, kDelay);
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t dst = hand.AddHost();
+    hand.AddLink(dst, sw, kRate, kDelay);
     std::vector<uint32_t> senders;
     for (int i = 0; i < 8; ++i)
     {
-        senders.push_back(net.AddHost());
-        net.AddLink(senders.back(), sw, kRate, kDelay);
+        senders.push_back(hand.AddHost());
+        hand.AddLink(senders.back(), sw, kRate, kDelay);
     }
-    net.Finalize(4096);
+    hand.Install(net, 4096);
     for (uint32_t src : senders)
     {
         net.GetNic(src)->PostSend(net.Connect(src, dst, 3), 1 << 20, src);

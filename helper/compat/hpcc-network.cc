@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/shortest-path-routing.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -72,37 +73,55 @@ SetHpccNetworkDefaults(const HpccConfig& config, uint8_t losslessPriorities)
                        UintegerValue(losslessPriorities));
 }
 
-void
-BuildHpccNetwork(const Fabric& fabric, const HpccConfig& config, RoceNetwork& net)
+Fabric
+HpccRunFabric(const Fabric& fabric, const HpccConfig& config)
 {
-
+    Fabric run(fabric.GetName());
     for (uint32_t n = 0; n < fabric.GetNodeCount(); ++n)
     {
-        const uint32_t id = fabric.IsNpu(n) ? net.AddHost() : net.AddSwitch();
-        NS_ABORT_MSG_IF(id != n, "the HPCC network must be built before any other node");
+        const FabricNode& node = fabric.GetNode(n);
+        const uint32_t id = node.kind == FabricNodeKind::Npu
+                                ? run.AddNpu(node.name)
+                                : run.AddSwitch(node.name, node.role, node.tier, node.dimension);
+        NS_ABORT_MSG_IF(id != n, "node ids of the HPCC topology must be kept");
+        if (node.kind == FabricNodeKind::Switch)
+        {
+            run.SetSwitchBuffer(id, uint64_t{config.bufferSizeMiB} << 20);
+        }
     }
+    run.SetNpuForwarding(false); // as in the HPCC simulator: hosts never carry transit
     for (uint32_t l = 0; l < fabric.GetLinkCount(); ++l)
     {
         const FabricLink& link = fabric.GetLink(l);
-        const LinkSettings& s = link.settings;
-        const double loss = s.lossProbability > 0 ? s.lossProbability : config.errorRatePerLink;
-        const auto [portA, portB] =
-            net.AddLink(link.nodeA, link.nodeB, s.rateBps, PicoSeconds(s.delayPs), loss);
-        if (!config.enableQcn)
+        LinkSettings s = link.settings;
+        if (s.lossProbability == 0)
         {
-            continue;
+            s.lossProbability = config.errorRatePerLink;
         }
-        for (const auto& [node, port] : {std::pair{link.nodeA, portA}, {link.nodeB, portB}})
+        if (config.enableQcn)
         {
-            if (!net.IsHost(node))
+            // Checked at each switch end: the error names the switch whose port lacks it.
+            for (uint32_t node : {link.nodeA, link.nodeB})
             {
-                net.GetSwitch(node)->SetEcnThresholds(port, EcnFor(config, s.rateBps, node));
+                if (!fabric.IsNpu(node))
+                {
+                    const EcnThresholds t = EcnFor(config, s.rateBps, node);
+                    s.ecn = EcnSettings{t.kminBytes, t.kmaxBytes, t.pmax};
+                }
             }
         }
+        run.AddLink(link.nodeA, link.nodeB, s, link.dimension);
     }
+    return run;
+}
+
+void
+BuildHpccNetwork(const Fabric& fabric, const HpccConfig& config, RoceNetwork& net)
+{
+    const Fabric run = HpccRunFabric(fabric, config);
     try
     {
-        net.Finalize(config.packetPayloadSize);
+        net.Install(run, ComputeShortestPathRouting(run), config.packetPayloadSize);
     }
     catch (const InputError& e)
     {

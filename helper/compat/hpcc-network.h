@@ -26,13 +26,23 @@ void SetHpccNetworkDefaults(const HpccConfig& config, uint8_t losslessPriorities
 
 /**
  * \ingroup mlfabric-helper
- * Build the network of an HPCC simulator run into an empty RoceNetwork.
- *
- * Every topology node keeps its id, as a host with an RdmaNic or a switch; every link
- * becomes a cable with its rate, delay and loss (ERROR_RATE_PER_LINK where the topology
- * gives 0). With ENABLE_QCN 1 each switch egress port gets the ECN thresholds of its
- * exact rate in KMIN_MAP, KMAX_MAP and PMAX_MAP. Routes are all shortest paths through
- * switches, as the simulator computes them. Call before any other node exists.
+ * The topology as an HPCC simulator run uses it: the same nodes, ids and links, with
+ * BUFFER_SIZE MiB at every switch, ERROR_RATE_PER_LINK as the loss of links the
+ * topology gives 0, hosts that never forward, and with ENABLE_QCN 1 the ECN thresholds
+ * of each link's exact rate in KMIN_MAP, KMAX_MAP and PMAX_MAP (links with a switch end).
+ * \param fabric the topology (an HPCC topology file)
+ * \param config the configuration
+ * \return the fabric to install
+ * \throws InputError naming the configuration key when ECN is on and a map lacks the
+ *         rate of a switch port
+ */
+Fabric HpccRunFabric(const Fabric& fabric, const HpccConfig& config);
+
+/**
+ * \ingroup mlfabric-helper
+ * Build the network of an HPCC simulator run into an empty RoceNetwork: HpccRunFabric
+ * installed with its shortest-path routing (all shortest paths through switches, as
+ * the simulator computes them). Call before any other node exists.
  *
  * \param fabric the topology (an HPCC topology file)
  * \param config the configuration

@@ -13,28 +13,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("LinkDefaults");
 
-namespace
-{
-
-/** One row of the built-in table: rate in Gb/s, thresholds in KB. */
-EcnRateEntry
-Row(uint64_t gbps, uint64_t kminKb, uint64_t kmaxKb)
-{
-    return EcnRateEntry{gbps * 1000000000ULL, EcnSettings{kminKb * 1000, kmaxKb * 1000, 0.2}};
-}
-
-} // namespace
-
-LinkDefaults::LinkDefaults()
-    : m_ecnTable{Row(25, 100, 400),
-                 Row(40, 200, 800),
-                 Row(100, 400, 1600),
-                 Row(200, 600, 2400),
-                 Row(400, 800, 3200),
-                 Row(2400, 800, 3200)}
-{
-}
-
 void
 LinkDefaults::SetEcnTable(std::vector<EcnRateEntry> table)
 {
@@ -66,9 +44,13 @@ LinkDefaults::SetLossProbability(double probability)
     m_lossProbability = probability;
 }
 
-EcnSettings
+std::optional<EcnSettings>
 LinkDefaults::GetEcn(uint64_t rateBps) const
 {
+    if (m_ecnTable.empty())
+    {
+        return std::nullopt;
+    }
     const EcnRateEntry* chosen = &m_ecnTable.front();
     for (const auto& entry : m_ecnTable)
     {

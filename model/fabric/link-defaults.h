@@ -26,24 +26,24 @@ struct EcnRateEntry
  * \ingroup mlfabric-fabric
  * Settings a link gets unless its description says otherwise.
  *
- * ECN thresholds come from a table by link rate: a link takes the entry with the
- * largest rate not above its own (the smallest entry if it is slower than all). The
- * built-in table is the per-rate map of ASTRA-sim's ns-3 configuration (Kmin/Kmax in
- * KB of 1000 bytes, Pmax 0.2): 25G 100/400, 40G 200/800, 100G 400/1600, 200G 600/2400,
- * 400G 800/3200, 2400G 800/3200.
+ * ECN thresholds come from a table by link rate, if the description gives one: a link
+ * takes the entry with the largest rate not above its own (the smallest entry if it is
+ * slower than all). Without a table, and without PFC priorities, links leave ECN and
+ * PFC unset: the packet-level run fills them (its ECN map, its switches' default
+ * lossless priorities).
  */
 class LinkDefaults
 {
   public:
-    /** Built-in table; PFC on every priority; no loss. */
-    LinkDefaults();
+    /** No ECN table, PFC priorities unset, no loss. */
+    LinkDefaults() = default;
 
     /**
      * Replace the ECN table. Throws InputError if it is empty.
      * \param table entries in any order
      */
     void SetEcnTable(std::vector<EcnRateEntry> table);
-    /** \return the ECN table, sorted by rate */
+    /** \return the ECN table, sorted by rate; empty if none was set */
     const std::vector<EcnRateEntry>& GetEcnTable() const;
 
     /** \param priorities bit p set: PFC on priority p */
@@ -51,8 +51,8 @@ class LinkDefaults
     /** \param probability per-packet loss probability */
     void SetLossProbability(double probability);
 
-    /** \param rateBps a link rate \return the ECN thresholds for it */
-    EcnSettings GetEcn(uint64_t rateBps) const;
+    /** \param rateBps a link rate \return the ECN thresholds for it; unset without a table */
+    std::optional<EcnSettings> GetEcn(uint64_t rateBps) const;
 
     /**
      * \param rateBps line rate, bit/s
@@ -62,9 +62,9 @@ class LinkDefaults
     LinkSettings Make(uint64_t rateBps, int64_t delayPs) const;
 
   private:
-    std::vector<EcnRateEntry> m_ecnTable; //!< sorted by rate
-    uint8_t m_pfcPriorities{0xFF};        //!< PFC priorities of every link
-    double m_lossProbability{0};          //!< loss of every link
+    std::vector<EcnRateEntry> m_ecnTable;   //!< sorted by rate
+    std::optional<uint8_t> m_pfcPriorities; //!< PFC priorities of every link
+    double m_lossProbability{0};            //!< loss of every link
 };
 
 } // namespace ns3

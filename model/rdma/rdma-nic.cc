@@ -156,6 +156,18 @@ RdmaNic::GetNPorts() const
     return static_cast<uint32_t>(m_ports.size());
 }
 
+void
+RdmaNic::SetPfcPriorities(uint32_t port, uint8_t priorities)
+{
+    m_ports.at(port).lossless = priorities;
+}
+
+uint8_t
+RdmaNic::GetPfcPriorities(uint32_t port) const
+{
+    return m_ports.at(port).lossless;
+}
+
 Ptr<RocePort>
 RdmaNic::GetPort(uint32_t i) const
 {
@@ -463,7 +475,7 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
     ps.rxBacklogBytes += wireBytes;
     ps.rxBacklogPayload += h.payload;
     Simulator::Schedule(ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes);
-    if (m_pfcEnabled && ps.rxBacklogBytes >= m_pfcXoffBytes)
+    if (m_pfcEnabled && ((ps.lossless >> h.priority) & 1u) && ps.rxBacklogBytes >= m_pfcXoffBytes)
     {
         ps.port->SetPfcXoff(h.priority, true);
     }

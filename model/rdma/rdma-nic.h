@@ -61,6 +61,15 @@ class RdmaNic
     uint32_t AddPort(Ptr<RocePort> port);
     /** \return the number of ports */
     uint32_t GetNPorts() const;
+    /**
+     * Set which priorities port \p port may pause at its peer (the lossless priorities
+     * of its link); a port not set may pause any. Only matters with PfcEnabled.
+     * \param port port index
+     * \param priorities bit p set: priority p is lossless
+     */
+    void SetPfcPriorities(uint32_t port, uint8_t priorities);
+    /** \param port port index \return the priorities it may pause */
+    uint8_t GetPfcPriorities(uint32_t port) const;
     /** \param i index \return port i */
     Ptr<RocePort> GetPort(uint32_t i) const;
 
@@ -175,6 +184,7 @@ class RdmaNic
         uint64_t rxBacklogPayload{0};    //!< its message payload
         uint64_t transitPayload{0};      //!< message payload waiting in transit
         Time rxBusyUntil;                //!< the receive pipeline is busy until then
+        uint8_t lossless{0xFF};          //!< priorities this port may pause (its link's)
     };
 
     /** \return the port index toward \p dst for a flow with hash \p hash */

@@ -132,6 +132,7 @@ RoceSwitch::AddPort(Ptr<RocePort> port)
     ecn.kmaxBytes = m_ecnKmax;
     ecn.pmax = m_ecnPmax;
     m_ecn.push_back(ecn);
+    m_pfcPriorities.emplace_back();
     port->SetOwner(this, index);
     return index;
 }
@@ -171,17 +172,28 @@ RoceSwitch::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
     m_ecn.at(port) = thresholds;
 }
 
+const EcnThresholds&
+RoceSwitch::GetEcnThresholds(uint32_t port) const
+{
+    return m_ecn.at(port);
+}
+
+void
+RoceSwitch::SetPfcPriorities(uint32_t port, uint8_t priorities)
+{
+    NS_ABORT_MSG_IF(m_bufferConfigured, "switch " << m_nodeId << ": buffer already configured");
+    m_pfcPriorities.at(port) = priorities;
+}
+
 void
 RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
 {
-    std::vector<uint64_t> rates;
-    std::vector<Time> delays;
-    for (const auto& port : m_ports)
+    std::vector<SharedBufferMmu::PortConfig> ports;
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
     {
-        rates.push_back(port->GetRateBps());
-        delays.push_back(port->GetLinkDelay());
+        ports.push_back({m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i]});
     }
-    m_mmu->Configure(rates, delays, maxFrameBytes);
+    m_mmu->Configure(ports, maxFrameBytes);
     m_bufferConfigured = true;
 }
 

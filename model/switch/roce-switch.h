@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -89,6 +90,16 @@ class RoceSwitch
      * \param thresholds its marking ramp, on the bytes queued at a priority
      */
     void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);
+    /** \param port egress port \return its ECN thresholds */
+    const EcnThresholds& GetEcnThresholds(uint32_t port) const;
+
+    /**
+     * Set the lossless priorities of port \p port (its link's); ports left unset take
+     * the MMU's LosslessPriorities. Call before ConfigureBuffer.
+     * \param port port index
+     * \param priorities bit p set: priority p is lossless
+     */
+    void SetPfcPriorities(uint32_t port, uint8_t priorities);
 
     /**
      * Size the buffer accounting once all ports are added.
@@ -143,6 +154,7 @@ class RoceSwitch
     std::vector<Ptr<RocePort>> m_ports;
     std::deque<EgressQueues> m_egress; //!< deque: frames are move-only, ports never relocate
     std::vector<EcnThresholds> m_ecn;
+    std::vector<std::optional<uint8_t>> m_pfcPriorities; //!< per port; unset: the MMU's
     std::vector<std::vector<uint32_t>> m_routes;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<UniformRandomVariable> m_rng;

@@ -48,7 +48,8 @@ SharedBufferMmu::GetTypeId()
                           MakeBooleanAccessor(&SharedBufferMmu::m_pfcEnabled),
                           MakeBooleanChecker())
             .AddAttribute("LosslessPriorities",
-                          "Bit mask of the priorities protected by PFC (bit 3: priority 3)",
+                          "Bit mask of the priorities protected by PFC (bit 3: priority 3) "
+                          "on ports whose link does not set its own",
                           UintegerValue(1u << 3),
                           MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
                           MakeUintegerChecker<uint8_t>())
@@ -73,32 +74,38 @@ SharedBufferMmu::GetTypeId()
 }
 
 void
-SharedBufferMmu::Configure(const std::vector<uint64_t>& rates,
-                           const std::vector<Time>& delays,
-                           uint32_t maxFrameBytes)
+SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFrameBytes)
 {
-    const size_t ports = rates.size();
-    m_in.assign(ports, {});
-    m_headroom.assign(ports, 0);
-    uint64_t carved = m_reservedBytes * kNumPriorities * ports;
-    const auto lossless = static_cast<uint64_t>(__builtin_popcount(m_losslessMask));
-    for (size_t p = 0; p < ports; ++p)
+    const size_t n = ports.size();
+    m_in.assign(n, {});
+    m_headroom.assign(n, 0);
+    m_lossless.assign(n, 0);
+    m_reserve.assign(n, 0);
+    uint64_t carved = 0;
+    for (size_t p = 0; p < n; ++p)
     {
+        if (m_pfcEnabled)
+        {
+            m_lossless[p] = ports[p].pfcPriorities.value_or(m_losslessMask);
+        }
+        if (m_lossless[p] == 0)
+        {
+            continue; // a lossy port: no allotment, no headroom
+        }
         if (m_headroomOverride > 0)
         {
             m_headroom[p] = m_headroomOverride;
         }
         else
         {
-            const double bytesPerPs = static_cast<double>(rates[p]) / 8e12;
-            const double roundTrip = 2.0 * delays[p].GetPicoSeconds() * bytesPerPs;
+            const double bytesPerPs = static_cast<double>(ports[p].rateBps) / 8e12;
+            const double roundTrip = 2.0 * ports[p].delay.GetPicoSeconds() * bytesPerPs;
             const double response = m_responseTime.GetPicoSeconds() * bytesPerPs;
             m_headroom[p] = static_cast<uint64_t>(roundTrip + response) + 2ULL * maxFrameBytes;
         }
-        if (m_pfcEnabled)
-        {
-            carved += m_headroom[p] * lossless;
-        }
+        m_reserve[p] = m_reservedBytes;
+        const auto lossless = static_cast<uint64_t>(__builtin_popcount(m_lossless[p]));
+        carved += m_reserve[p] * kNumPriorities + m_headroom[p] * lossless;
     }
     if (carved >= m_bufferBytes)
     {
@@ -106,13 +113,26 @@ SharedBufferMmu::Configure(const std::vector<uint64_t>& rates,
                          " B does not hold its reserved and PFC headroom bytes (" +
                          std::to_string(carved) + " B)");
     }
+    m_carved = carved;
     m_sharedPool = m_bufferBytes - carved;
 }
 
 bool
-SharedBufferMmu::IsLossless(uint8_t priority) const
+SharedBufferMmu::IsLossless(uint32_t port, uint8_t priority) const
 {
-    return m_pfcEnabled && ((m_losslessMask >> priority) & 1u);
+    return ((m_lossless.at(port) >> priority) & 1u) != 0;
+}
+
+uint8_t
+SharedBufferMmu::GetLosslessPriorities(uint32_t port) const
+{
+    return m_lossless.at(port);
+}
+
+uint64_t
+SharedBufferMmu::GetCarvedBytes() const
+{
+    return m_carved;
 }
 
 uint64_t
@@ -125,7 +145,7 @@ SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 {
     Ingress& in = m_in[port][priority];
-    if (in.reserved + bytes <= m_reservedBytes)
+    if (in.reserved + bytes <= m_reserve[port])
     {
         in.reserved += bytes;
     }
@@ -135,7 +155,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
         in.shared += bytes;
         m_sharedUsed += bytes;
     }
-    else if (IsLossless(priority) && in.headroom + bytes <= m_headroom[port])
+    else if (IsLossless(port, priority) && in.headroom + bytes <= m_headroom[port])
     {
         in.headroom += bytes;
     }
@@ -169,7 +189,7 @@ SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
 bool
 SharedBufferMmu::ShouldPause(uint32_t port, uint8_t priority) const
 {
-    if (!IsLossless(priority))
+    if (!IsLossless(port, priority))
     {
         return false;
     }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -19,11 +20,16 @@ namespace ns3
  * \ingroup mlfabric-switch
  * Shared-buffer memory management of a switch, accounted per (ingress port, priority).
  *
- * Each ingress queue has a small reserved allotment; beyond it, bytes come from a
- * shared pool, up to a dynamic threshold alpha x (free shared bytes). Lossless
- * priorities also have PFC headroom per ingress port, sized so that the bytes in
- * flight after a pause is sent still fit: the cable's round trip at line rate, one
- * maximum frame already on the wire at each end, and the peer's response time.
+ * Which priorities are lossless is set per ingress port (the link's PFC priorities;
+ * the LosslessPriorities attribute for ports that do not say), and none is while
+ * PfcEnabled is false. An ingress port with a lossless priority gives each of its
+ * queues a small reserved allotment; a port with none (a lossy link) reserves nothing,
+ * its queues living on the shared pool alone, like the lossy buffer profile of
+ * datacenter switches. Beyond the allotment, bytes come from the shared pool, up to a
+ * dynamic threshold alpha x (free shared bytes). Each lossless (ingress port,
+ * priority) also has PFC headroom, sized so that the bytes in flight after a pause is
+ * sent still fit: the cable's round trip at line rate, one maximum frame already on
+ * the wire at each end, and the peer's response time; lossy priorities have none.
  * An ingress queue asks for XOFF once it reaches the threshold or spills into headroom
  * and for XON when it is back below the threshold by a resume offset with its
  * headroom empty. A packet is dropped only when headroom is exhausted, or for a lossy
@@ -40,15 +46,21 @@ class SharedBufferMmu : public Object
 
     SharedBufferMmu() = default;
 
+    /** What the accounting needs to know of one ingress port. */
+    struct PortConfig
+    {
+        uint64_t rateBps{0};                  //!< line rate, bit/s
+        Time delay;                           //!< cable delay
+        std::optional<uint8_t> pfcPriorities; //!< lossless priorities; unset: the attribute's
+    };
+
     /**
      * Size the accounting for the switch's ports; call once, after the attributes.
-     * \param rates line rate of each port, bit/s
-     * \param delays cable delay of each port
+     * Throws InputError if the reserved and headroom bytes do not fit the buffer.
+     * \param ports each port, in port order
      * \param maxFrameBytes largest frame in the buffer
      */
-    void Configure(const std::vector<uint64_t>& rates,
-                   const std::vector<Time>& delays,
-                   uint32_t maxFrameBytes);
+    void Configure(const std::vector<PortConfig>& ports, uint32_t maxFrameBytes);
 
     /** Where an admitted packet was charged. */
     enum Verdict
@@ -87,8 +99,12 @@ class SharedBufferMmu : public Object
      *         use, and its shared bytes a resume offset below the threshold
      */
     bool ShouldResume(uint32_t port, uint8_t priority) const;
-    /** \param priority 0..7 \return true if \p priority is lossless (PFC) */
-    bool IsLossless(uint8_t priority) const;
+    /** \return true if \p priority is lossless (PFC) on ingress port \p port */
+    bool IsLossless(uint32_t port, uint8_t priority) const;
+    /** \return the lossless priorities of ingress port \p port, bit p for priority p */
+    uint8_t GetLosslessPriorities(uint32_t port) const;
+    /** \return bytes carved out of the buffer: reserved allotments and headroom */
+    uint64_t GetCarvedBytes() const;
 
     /** \return bytes in the buffer now */
     uint64_t GetUsedBytes() const;
@@ -98,7 +114,7 @@ class SharedBufferMmu : public Object
     uint64_t GetBufferBytes() const;
     /** \return the shared pool size */
     uint64_t GetSharedPoolBytes() const;
-    /** \param port ingress port \return the headroom of one lossless queue of \p port */
+    /** \return the headroom of one lossless ingress queue of \p port (0 if none is) */
     uint64_t GetHeadroomBytes(uint32_t port) const;
     /** \return packets dropped */
     uint64_t GetDrops() const;
@@ -124,12 +140,15 @@ class SharedBufferMmu : public Object
     uint64_t m_resumeOffset{0};
     uint64_t m_headroomOverride{0};
 
+    uint64_t m_carved{0};
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
     uint64_t m_used{0};
     uint64_t m_peak{0};
     uint64_t m_drops{0};
     std::vector<uint64_t> m_headroom;                      //!< per port
+    std::vector<uint8_t> m_lossless;                       //!< per port: lossless mask
+    std::vector<uint64_t> m_reserve;                       //!< per port: allotment per queue
     std::vector<std::array<Ingress, kNumPriorities>> m_in; //!< per port and priority
 };
 

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_EFFECTIVE_SETTINGS_H
+#define MLFABRIC_EFFECTIVE_SETTINGS_H
+
+#include "ns3/roce-switch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceNetwork;
+
+/**
+ * \ingroup mlfabric-helper
+ * Ports that share one set of lossless priorities.
+ */
+struct LosslessGroup
+{
+    uint8_t priorities{0}; //!< bit p set: priority p is lossless
+    uint32_t ports{0};     //!< NIC and switch ports with exactly this set
+};
+
+/**
+ * \ingroup mlfabric-helper
+ * Switch egress ports of one link rate that mark with the same thresholds.
+ */
+struct EcnClass
+{
+    uint64_t rateBps{0};  //!< the ports' line rate
+    EcnThresholds ecn;    //!< their thresholds
+    bool fromLink{false}; //!< set by the fabric's links (else by the ECN map)
+    uint32_t ports{0};    //!< how many
+};
+
+/**
+ * \ingroup mlfabric-helper
+ * What a packet-level run really uses for PFC and ECN, read back from the installed
+ * ports (so it shows the fabric file's settings, the defaults and the ECN map as they
+ * combined).
+ */
+struct EffectiveSettings
+{
+    std::vector<LosslessGroup> lossless; //!< by priority set, ascending
+    bool ecnMarking{false};              //!< switches mark at all (RoceSwitch::EcnEnabled)
+    std::vector<EcnClass> ecn;           //!< by rate, then thresholds
+};
+
+/**
+ * \ingroup mlfabric-helper
+ * \param net an installed network, congestion control and ECN map applied
+ * \return its effective settings
+ */
+EffectiveSettings CollectEffectiveSettings(const RoceNetwork& net);
+
+/**
+ * \ingroup mlfabric-helper
+ * \param s effective settings
+ * \return two lines: "lossless priorities: 3 (34 ports)" and the ECN classes
+ */
+std::string FormatEffectiveSettings(const EffectiveSettings& s);
+
+/**
+ * \ingroup mlfabric-helper
+ * \param s effective settings
+ * \return {"lossless_priorities": [{"priorities": [3], "ports": 34}], "ecn_marking": true,
+ *         "ecn": [{"rate_bps", "kmin_bytes", "kmax_bytes", "pmax", "source", "ports"}]}
+ */
+nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
+
+} // namespace ns3
+
+#endif /* MLFABRIC_EFFECTIVE_SETTINGS_H */
