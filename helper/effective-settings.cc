@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/roce-network.h"
+#include "ns3/units.h"
 
 #include <map>
 #include <sstream>
@@ -29,14 +30,6 @@ PriorityList(uint8_t mask)
         }
     }
     return text.empty() ? "none" : text;
-}
-
-/** \return "100G" for 100 Gb/s, else the bit/s */
-std::string
-RateText(uint64_t bps)
-{
-    return bps % 1'000'000'000 == 0 ? std::to_string(bps / 1'000'000'000) + "G"
-                                    : std::to_string(bps) + "bps";
 }
 
 } // namespace
@@ -101,7 +94,7 @@ FormatEffectiveSettings(const EffectiveSettings& s)
     for (size_t i = 0; s.ecnMarking && i < s.ecn.size(); ++i)
     {
         const EcnClass& c = s.ecn[i];
-        out << (i ? ";" : "") << " " << RateText(c.rateBps) << " " << c.ecn.kminBytes << "/"
+        out << (i ? ";" : "") << " " << FormatRate(c.rateBps) << " " << c.ecn.kminBytes << "/"
             << c.ecn.kmaxBytes << " B, pmax " << c.ecn.pmax << " ("
             << (c.fromLink ? "fabric" : "ECN map") << ", " << c.ports << " ports)";
     }

@@ -60,7 +60,7 @@ class RoceNetwork
     /** \return the installed routing */
     const RoutingTable& GetRoutes() const;
 
-    /** \return true if \p node is a host */
+    /** \param node a node id \return true if \p node is a host */
     bool IsHost(uint32_t node) const;
     /** \param node a host's node id \return the NIC of host \p node */
     Ptr<RdmaNic> GetNic(uint32_t node) const;
@@ -70,18 +70,31 @@ class RoceNetwork
     const std::vector<uint32_t>& GetHosts() const;
     /** \return the switches' node ids */
     const std::vector<uint32_t>& GetSwitches() const;
-    /** \return every port of \p node, in fabric port order */
+    /** \param node a node id \return every port of \p node, in fabric port order */
     std::vector<Ptr<RocePort>> GetPorts(uint32_t node) const;
-    /** \return the ports at the two ends of fabric link \p link (nodeA's first) */
+    /**
+     * \param link a fabric link index
+     * \return the ports at the two ends of fabric link \p link (nodeA's first)
+     */
     std::pair<Ptr<RocePort>, Ptr<RocePort>> GetLinkPorts(uint32_t link) const;
     /**
+     * \param node a node id
+     * \param port a port of \p node
      * \return the priorities that are lossless at port \p port of \p node as installed:
      *         its link's, else the default; none with PFC off
      */
     uint8_t GetLosslessPriorities(uint32_t node, uint32_t port) const;
-    /** \return true if the link at port \p port of \p node sets its own ECN thresholds */
+    /**
+     * \param node a node id
+     * \param port a port of \p node
+     * \return true if the link at port \p port of \p node sets its own ECN thresholds
+     */
     bool HasLinkEcn(uint32_t node, uint32_t port) const;
-    /** \return the hops between nodes on the routed path from \p src to \p dst */
+    /**
+     * \param src source node
+     * \param dst destination node
+     * \return the hops between nodes on the routed path from \p src to \p dst
+     */
     uint32_t GetHopCount(uint32_t src, uint32_t dst) const;
     /**
      * \param src sending host

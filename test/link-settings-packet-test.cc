@@ -201,7 +201,7 @@ TEST_F(LinkSettingsPacketTest, FileEcnWinsOverTheMapUnlessEcnIsExplicit)
     Config::Reset();
 
     // An explicit map far above any queue of this incast: no mark anywhere.
-    config.cc.ecnMap = "100G:100MB/100MB/1";
+    config.cc.ecnMap = "100Gbps:100MB/100MB/1";
     const IncastResult explicitMap = RunIncast(config);
     ExpectExactlyOnce(explicitMap);
     EXPECT_EQ(explicitMap.ecnMarks, 0u);

@@ -40,7 +40,7 @@ main(int argc, char** argv)
     // The packet network built from it: an RdmaNic per NPU, a RoceSwitch, PFC on, DCQCN.
     Config::SetDefault("ns3::RdmaNic::CongestionControl", TypeIdValue(CcDcqcn::GetTypeId()));
     RoceNetwork net;
-    const std::vector<uint32_t> node = InstallFabric(fabric, routes, net, 4096);
+    const std::vector<uint32_t> node = net.Install(fabric, routes, 4096);
 
     // One message from rank 0 to rank 1 on traffic class 3.
     const uint64_t bytes = 1 << 20;

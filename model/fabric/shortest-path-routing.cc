@@ -13,7 +13,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("ShortestPathRouting");
 
 RoutingTable
-ComputeShortestPathRouting(const Fabric& fabric)
+ComputeShortestPathRouting(const Fabric& fabric, bool allowUnreachable)
 {
     RoutingTable table(fabric.GetNodeCount(), fabric.GetNpuCount(), RoutingAlgorithm::ShortestPath);
     HopSearch search(fabric);
@@ -25,7 +25,7 @@ ComputeShortestPathRouting(const Fabric& fabric)
         {
             table.Set(node, dst, search.GetNextPorts(node), search.GetHops(node));
         }
-        for (uint32_t src = 0; src < fabric.GetNpuCount(); ++src)
+        for (uint32_t src = 0; src < fabric.GetNpuCount() && !allowUnreachable; ++src)
         {
             if (search.GetHops(fabric.GetNpuNode(src)) == HopSearch::kUnreached)
             {

@@ -99,9 +99,16 @@ class SharedBufferMmu : public Object
      *         use, and its shared bytes a resume offset below the threshold
      */
     bool ShouldResume(uint32_t port, uint8_t priority) const;
-    /** \return true if \p priority is lossless (PFC) on ingress port \p port */
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return true if \p priority is lossless (PFC) on ingress port \p port
+     */
     bool IsLossless(uint32_t port, uint8_t priority) const;
-    /** \return the lossless priorities of ingress port \p port, bit p for priority p */
+    /**
+     * \param port ingress port
+     * \return the lossless priorities of ingress port \p port, bit p for priority p
+     */
     uint8_t GetLosslessPriorities(uint32_t port) const;
     /** \return bytes carved out of the buffer: reserved allotments and headroom */
     uint64_t GetCarvedBytes() const;
@@ -114,7 +121,10 @@ class SharedBufferMmu : public Object
     uint64_t GetBufferBytes() const;
     /** \return the shared pool size */
     uint64_t GetSharedPoolBytes() const;
-    /** \return the headroom of one lossless ingress queue of \p port (0 if none is) */
+    /**
+     * \param port ingress port
+     * \return the headroom of one lossless ingress queue of \p port (0 if none is)
+     */
     uint64_t GetHeadroomBytes(uint32_t port) const;
     /** \return packets dropped */
     uint64_t GetDrops() const;
