@@ -4,6 +4,19 @@ get_filename_component(mlfabric_real_source_dir ${CMAKE_CURRENT_SOURCE_DIR} REAL
 set(MLFABRIC_SHARED_DIR ${mlfabric_real_source_dir}/../shared
     CACHE PATH "Folder of the reference inputs (ASTRA-sim, HPCC, LIBRA) the tests read")
 
+# ns-3 forwards each header through a stub in build/include/ns3 that it writes once; when a
+# header of this module moves, its stale stub would shadow the new one. Drop those.
+file(GLOB mlfabric_header_stubs ${CMAKE_HEADER_OUTPUT_DIRECTORY}/*.h)
+foreach(stub ${mlfabric_header_stubs})
+  file(STRINGS ${stub} forward LIMIT_COUNT 1 REGEX "^#include \"${CMAKE_CURRENT_SOURCE_DIR}/")
+  if(forward)
+    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" target "${forward}")
+    if(NOT EXISTS ${target})
+      file(REMOVE ${stub})
+    endif()
+  endif()
+endforeach()
+
 # ns-3 names executables ns3.37-<name>-<profile>; the tests run them as <programs>/<name>.
 set(mlfabric_programs_dir ${CMAKE_OUTPUT_DIRECTORY}/contrib/mlfabric/programs)
 file(MAKE_DIRECTORY ${mlfabric_programs_dir})
