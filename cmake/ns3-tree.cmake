@@ -68,6 +68,7 @@ function(mlfabric_ns3_tree_tests)
               MLFABRIC_SHARED_DIR="${MLFABRIC_SHARED_DIR}"
               MLFABRIC_EXAMPLES_DIR="${mlfabric_programs_dir}"
               MLFABRIC_TOOLS_DIR="${mlfabric_programs_dir}"
-              MLFABRIC_BINARY_DIR="${CMAKE_CURRENT_BINARY_DIR}")
+              MLFABRIC_BINARY_DIR="${CMAKE_CURRENT_BINARY_DIR}"
+              MLFABRIC_NS3_TEST_RUNNER)
   endif()
 endfunction()

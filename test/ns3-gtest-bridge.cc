@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace ns3
 {
 
@@ -31,15 +33,24 @@ class GtestCase : public TestCase
         static bool initialized = false;
         if (!initialized)
         {
-            // Picosecond time, as every mlfabric program and the ctest binaries use.
-            Time::SetResolution(Time::PS);
+            // Picosecond time, as every mlfabric program and the ctest binaries use, unless
+            // MLFABRIC_TEST_DEFAULT_RESOLUTION is set (for the test that a network refuses
+            // ns-3's default resolution; ns-3 lets a process set its resolution only once).
+            if (std::getenv("MLFABRIC_TEST_DEFAULT_RESOLUTION") == nullptr)
+            {
+                Time::SetResolution(Time::PS);
+            }
             int argc = 1;
             char name[] = "test-runner";
             char* argv[] = {name, nullptr};
             testing::InitGoogleTest(&argc, argv);
             initialized = true;
         }
-        GTEST_FLAG_SET(filter, m_filter);
+        // MLFABRIC_GTEST_FILTER runs one chosen case instead, disabled ones included: a test
+        // that needs a process of its own runs a case of its suite that way.
+        const char* chosen = std::getenv("MLFABRIC_GTEST_FILTER");
+        GTEST_FLAG_SET(filter, chosen != nullptr ? std::string(chosen) : m_filter);
+        GTEST_FLAG_SET(also_run_disabled_tests, chosen != nullptr);
         const int status = RUN_ALL_TESTS();
         const testing::UnitTest& unit = *testing::UnitTest::GetInstance();
         std::string failed;
