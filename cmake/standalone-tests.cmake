@@ -28,6 +28,12 @@ add_test(NAME compare-tool
 set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
 
+# The Python Chakra trace package LIBRA and RePurpose share; its traces go through et-info.
+add_test(NAME chakra-python
+         COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/chakra/tests)
+set_tests_properties(chakra-python PROPERTIES TIMEOUT 120 ENVIRONMENT
+                     "MLFABRIC_ET_INFO=${CMAKE_BINARY_DIR}/tools/et-info")
+
 # LIBRA's bandwidth optimisation (Python, Debian's NLopt).
 add_test(NAME libra-tool
          COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/libra/tests)

@@ -1,109 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A Chakra workload (PREFIX.<rank>.et and its communicator groups) as LIBRA's model sees
 it: per rank, its compute time and its collectives, each collective's group mapped onto
-the fabric's dimensions.
+the fabric's dimensions. The files are read by mlfabric_chakra (contrib/chakra)."""
 
-The ET files are read with Python bindings protoc generates from contrib/chakra/et_def.proto
-(once per process, into a temporary folder); a file is a GlobalMetadata message and then
-Nodes, each preceded by its length as a varint32, optionally gzip-compressed."""
-
-import gzip
-import importlib
 import json
 import os
-import subprocess
-import sys
-import tempfile
 from typing import Dict, List
+
+from mlfabric_chakra import (COLL_NODE, COMM_SEND_NODE, COMP_NODE, ChakraError, attributes,
+                             read_trace, rank_files)
 
 from .network import InputError, Network
 from .traffic import dimension_traffic
 from .workload import Communication, RankView, Workload
 
-_PROTO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "chakra",
-                      "et_def.proto")
 _COMM_TYPES = {0: "ALLREDUCE", 2: "ALLGATHER", 6: "ALLTOALL", 7: "REDUCESCATTER",
                8: "REDUCESCATTER"}
 _UNMODELLED = {1: "REDUCE", 3: "GATHER", 4: "SCATTER", 5: "BROADCAST", 9: "BARRIER"}
-COMP, SEND, RECV, COLL = 4, 5, 6, 7
-_pb = None
-
-
-def _bindings():
-    global _pb
-    if _pb is None:
-        out = tempfile.mkdtemp(prefix="mlfabric-libra-proto-")
-        proto = os.path.normpath(_PROTO)
-        try:
-            subprocess.run(["protoc", f"--proto_path={os.path.dirname(proto)}",
-                            f"--python_out={out}", proto], check=True,
-                           capture_output=True, text=True)
-        except (OSError, subprocess.CalledProcessError) as e:
-            raise InputError(f"{proto}: protoc could not generate the Python bindings "
-                             f"({getattr(e, 'stderr', e)})") from None
-        sys.path.insert(0, out)
-        _pb = importlib.import_module("et_def_pb2")
-    return _pb
-
-
-def _varint(data: bytes, pos: int, path: str):
-    value, shift = 0, 0
-    while True:
-        if pos >= len(data):
-            raise InputError(f"{path}: truncated length prefix at byte {pos}")
-        b = data[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return value, pos
-        shift += 7
-        if shift > 35:
-            raise InputError(f"{path}: bad varint32 length prefix at byte {pos}")
 
 
 def read_nodes(path: str):
-    pb = _bindings()
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    pos = 0
-    n, pos = _varint(data, pos, path)
-    meta = pb.GlobalMetadata()
+    """The nodes of one rank's trace; a bad file is an InputError naming it."""
     try:
-        meta.ParseFromString(data[pos:pos + n])
-    except Exception:
-        raise InputError(f"{path}: the first message is not a Chakra GlobalMetadata") from None
-    pos += n
-    nodes = []
-    while pos < len(data):
-        n, pos = _varint(data, pos, path)
-        if pos + n > len(data):
-            raise InputError(f"{path}: node message {len(nodes)} is truncated")
-        node = pb.Node()
-        try:
-            node.ParseFromString(data[pos:pos + n])
-        except Exception:
-            raise InputError(f"{path}: message {len(nodes) + 1} is not a Chakra Node") from None
-        pos += n
-        nodes.append(node)
-    return nodes
-
-
-def _attrs(node) -> Dict[str, object]:
-    out = {}
-    for a in node.attr:
-        which = a.WhichOneof("value")
-        if which:
-            out[a.name] = getattr(a, which)
-    return out
-
-
-def rank_files(prefix: str) -> List[str]:
-    files = []
-    while os.path.isfile(f"{prefix}.{len(files)}.et"):
-        files.append(f"{prefix}.{len(files)}.et")
-    return files
+        return read_trace(path)[1]
+    except ChakraError as error:
+        raise InputError(str(error)) from None
 
 
 def read_groups(path: str) -> Dict[str, List[int]]:
@@ -164,12 +85,12 @@ def chakra_workload(prefix: str, groups_path: str, network: Network) -> Workload
         compute = 0.0
         comms = []
         for node in read_nodes(path):
-            attrs = _attrs(node)
+            attrs = attributes(node)
             where = f"{path}: node {node.id}"
-            if node.type == COMP and not attrs.get("is_cpu_op", False):
+            if node.type == COMP_NODE and not attrs.get("is_cpu_op", False):
                 # As the replay: duration_micros in us, a zero duration costs 1 ns.
                 compute += max(node.duration_micros * 1000.0, 1.0)
-            elif node.type == COLL:
+            elif node.type == COLL_NODE:
                 if "comm_type" not in attrs or "comm_size" not in attrs:
                     continue  # host-side c10d op: replayed by duration, no traffic
                 ctype = int(attrs["comm_type"])
@@ -195,7 +116,7 @@ def chakra_workload(prefix: str, groups_path: str, network: Network) -> Workload
                 size = float(attrs["comm_size"])
                 comms.append(Communication(node.name, kind, size, vec,
                                            dimension_traffic(kind, size, vec)))
-            elif node.type == SEND and "comm_dst" in attrs:
+            elif node.type == COMM_SEND_NODE and "comm_dst" in attrs:
                 dst = int(attrs["comm_dst"])
                 if dst >= network.npus:
                     raise InputError(f"{where}: comm_dst {dst} is outside the "

@@ -11,22 +11,11 @@ import copy
 import json
 import os
 
-from .chakra import COLL, COMP, _bindings
+from mlfabric_chakra import COLL_NODE, COMP_NODE, bindings, rank_path, write_trace
+
 from .workload import PASSES, RankView
 
 _TYPE = {"ALLREDUCE": 0, "ALLGATHER": 2, "ALLTOALL": 6, "REDUCESCATTER": 7}
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def _micros(ns: float) -> int:
@@ -50,7 +39,7 @@ def group_of(rank, comm, network):
 
 
 def write_libra_as_chakra(workload, network, outdir):
-    pb = _bindings()
+    pb = bindings()
     prefix = os.path.join(outdir, "libra-workload")
     comm = workload.communicator
     groups = {}
@@ -72,37 +61,31 @@ def write_libra_as_chakra(workload, network, outdir):
         order.extend([(i, 1), (i, 2)])
     for rank in range(network.npus):
         pg = {p: group_name(group_of(rank, comm[p], network)) for p in PASSES}
-        data = bytearray()
-        meta = pb.GlobalMetadata(version="0.0.4")
-        blob = meta.SerializeToString()
-        data += _varint(len(blob)) + blob
+        nodes = []
         last = None
         nid = 0
         for li, p in order:
             layer = workload.layers[li]
             compute_ns, kind, size = layer["phases"][p]
-            node = pb.Node(id=nid, name=f"{layer['name']}.{PASSES[p]}.compute", type=COMP,
+            node = pb.Node(id=nid, name=f"{layer['name']}.{PASSES[p]}.compute", type=COMP_NODE,
                            duration_micros=_micros(compute_ns))
             node.attr.add(name="is_cpu_op", bool_val=False)
             if last is not None:
                 node.data_deps.append(last)
-            blob = node.SerializeToString()
-            data += _varint(len(blob)) + blob
+            nodes.append(node)
             last, nid = nid, nid + 1
             if kind is None or size == 0 or all(k <= 1 for k in comm[PASSES[p]]):
                 continue
             node = pb.Node(id=nid, name=f"{layer['name']}.{PASSES[p]}.{kind.lower()}",
-                           type=COLL)
+                           type=COLL_NODE)
             node.attr.add(name="is_cpu_op", bool_val=False)
             node.attr.add(name="comm_type", int64_val=_TYPE[kind])
             node.attr.add(name="comm_size", int64_val=int(size))
             node.attr.add(name="pg_name", string_val=pg[PASSES[p]])
             node.data_deps.append(last)
-            blob = node.SerializeToString()
-            data += _varint(len(blob)) + blob
+            nodes.append(node)
             last, nid = nid, nid + 1
-        with open(f"{prefix}.{rank}.et", "wb") as f:
-            f.write(bytes(data))
+        write_trace(rank_path(prefix, rank), nodes)
     groups_path = f"{prefix}.comm-groups.json"
     with open(groups_path, "w") as f:
         json.dump(groups, f)

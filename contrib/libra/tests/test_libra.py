@@ -18,6 +18,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "chakra"))
 
 from mlfabric_libra import cost  # noqa: E402
 from mlfabric_libra.cli import main  # noqa: E402
