@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """doc/studies/libra.md's tables and figure: every shipped LIBRA scenario solved with
-`mlfabric libra`. Run: PYTHONPATH=contrib/libra /usr/bin/python3 experiments/libra/study.py OUTDIR"""
+`mlfabric libra`. Run: ./mlfabric study libra OUTDIR"""
 
 import json
 import os

@@ -2,8 +2,7 @@
 """The RePurpose study of doc/studies/repurpose.md: accuracy against cross-worker bytes,
 and latency per batch on two fabrics, over the pruning level.
 
-    PYTHONPATH=contrib/repurpose python3 -m mlfabric_repurpose.study \\
-        --replay=build/examples/chakra-replay --out=doc/studies
+    ./mlfabric study repurpose --out=doc/studies
 
 writes repurpose.json (every figure) and the figures repurpose-accuracy.{png,svg} and
 repurpose-latency.{png,svg}.
@@ -11,6 +10,7 @@ repurpose-latency.{png,svg}.
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -115,19 +115,33 @@ def plot(result, out, command):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for name in ("repurpose", "contiguous-pruned"):
+    series = ("repurpose", "contiguous-pruned")
+    accuracy = {name: {p["prune"]: p["accuracy"] for p in result[name]} for name in series}
+    for name in series:
+        other = accuracy[series[1] if name == series[0] else series[0]]
         points = result[name]
         ax.plot([p["cross_worker_bytes"] for p in points], [100 * p["accuracy"] for p in points],
                 **STYLE[name])
+        labelled = []
         for p in points:
+            # A label goes on the side away from the other series' point of the same
+            # pruning level, and is left off where it would sit on a neighbour's.
+            x = math.log10(max(p["cross_worker_bytes"], 1.0))
+            if any(abs(x - done) < 0.12 for done in labelled):
+                continue
+            labelled.append(x)
+            above = p["accuracy"] > other.get(p["prune"], 0.0) or (
+                p["accuracy"] == other.get(p["prune"]) and name == series[0])
             ax.annotate(f"{p['prune']:g}", (p["cross_worker_bytes"], 100 * p["accuracy"]),
-                        textcoords="offset points", xytext=(4, -11 if name == "repurpose" else 5),
+                        textcoords="offset points", xytext=(4, 5 if above else -11),
                         fontsize=7, color=STYLE[name]["color"])
     for name in ("contiguous", "random"):
         b = result["baselines"][name]
         ax.plot([b["cross_worker_bytes"]], [100 * b["accuracy"]], linestyle="none",
                 markersize=9, fillstyle="none", **STYLE[name])
     ax.axhline(100 * result["original_accuracy"], color="grey", linewidth=0.8, linestyle=":")
+    lowest = min(100 * p["accuracy"] for name in series for p in result[name])
+    ax.set_ylim(bottom=lowest - 2.5)
     # Full pruning sends nothing: a linear stretch below 1 kB keeps 0 on the axis.
     ax.set_xscale("symlog", linthresh=1000, linscale=0.5)
     ax.set_xlim(0, 3e5)
@@ -184,8 +198,7 @@ def main(argv=None):
     p.add_argument("--plot-only", action="store_true",
                    help="redraw the figures from the --out folder's repurpose.json")
     args = p.parse_args(argv)
-    command = ("PYTHONPATH=contrib/repurpose python3 -m mlfabric_repurpose.study "
-               "--replay=build/examples/chakra-replay --out=doc/studies")
+    command = "./mlfabric study repurpose --out=doc/studies"
     path = os.path.join(args.out, "repurpose.json")
     if args.plot_only:
         with open(path, encoding="utf-8") as f:
