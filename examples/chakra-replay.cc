@@ -102,12 +102,14 @@ Main(int argc, char** argv)
             "exists, as et-gen writes it; 'empty' for none)",
             "");
     cli.Add("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes", "");
-    cli.Add("backend", "network model: packet, analytical or analytical-aware", "packet");
+    cli.Add("backend", "network model: packet, analytical, analytical-aware or flow", "packet");
     cli.Add("qp-per-message",
-            "packet level: a new queue pair for every message (ASTRA-sim's ns-3 backend)",
+            "packet and flow level: a new queue pair for every message (ASTRA-sim's ns-3 "
+            "backend)",
             "0");
     cli.Add("mtu",
-            "packet level: data payload per packet (e.g. 4096B; range of ns3::RdmaNic::Mtu)",
+            "packet and flow level: data payload per packet (e.g. 4096B; range of "
+            "ns3::RdmaNic::Mtu); analytical: the MTU of --analytical-goodput=roce",
             "4096B");
     cli.Add("analytical-goodput",
             "analytical: share of the line rate carrying payload, in (0, 1], or 'roce' for "
@@ -186,15 +188,23 @@ Main(int argc, char** argv)
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
     const bool packet = config.network.backend == ReplayBackendKind::Packet;
-    for (const char* option :
-         {"cc", "cc-preset", "ecn", "qp-per-message", "timeseries", "sample-period"})
+    const bool flow = config.network.backend == ReplayBackendKind::Flow;
+    for (const char* option : {"cc", "cc-preset", "ecn", "timeseries", "sample-period"})
     {
         if (!packet && cli.IsSet(option))
         {
             throw InputError(std::string("--") + option + ": applies to --backend=packet only");
         }
     }
-    if (packet && cli.IsSet("analytical-goodput"))
+    for (const char* option : {"qp-per-message"})
+    {
+        if (!packet && !flow && cli.IsSet(option))
+        {
+            throw InputError(std::string("--") + option +
+                             ": applies to --backend=packet and --backend=flow only");
+        }
+    }
+    if ((packet || flow) && cli.IsSet("analytical-goodput"))
     {
         throw InputError("--analytical-goodput: applies to the analytical backends only");
     }

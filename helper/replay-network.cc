@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/flow-backend.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
@@ -14,6 +15,7 @@
 #include "ns3/rdma-backend-attach.h"
 #include "ns3/rdma-network-backend.h"
 #include "ns3/replay-analytical-observer.h"
+#include "ns3/replay-flow-observer.h"
 #include "ns3/replay-packet-observer.h"
 #include "ns3/uinteger.h"
 
@@ -39,8 +41,12 @@ ParseReplayBackendKind(const std::string& name)
     {
         return ReplayBackendKind::AnalyticalAware;
     }
+    if (name == "flow")
+    {
+        return ReplayBackendKind::Flow;
+    }
     throw InputError("--backend: unknown backend '" + name +
-                     "' (known: packet, analytical, analytical-aware)");
+                     "' (known: packet, analytical, analytical-aware, flow)");
 }
 
 std::string
@@ -52,6 +58,8 @@ ToString(ReplayBackendKind kind)
         return "analytical";
     case ReplayBackendKind::AnalyticalAware:
         return "analytical-aware";
+    case ReplayBackendKind::Flow:
+        return "flow";
     case ReplayBackendKind::Packet:
         break;
     }
@@ -130,6 +138,33 @@ BuildAnalytical(const ReplayNetworkConfig& config, ReplayNetwork& net)
     net.description = backend->GetDescription();
 }
 
+/** Build the flow-level network into \p net. */
+void
+BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
+{
+    const Fabric& fabric = net.fabric.fabric;
+    auto backend = CreateObject<FlowBackend>();
+    backend->SetAttribute("Mtu", UintegerValue(config.mtu));
+    backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));
+    try
+    {
+        backend->SetFabric(fabric, ComputeRouting(fabric, net.fabric.routing));
+    }
+    catch (const InputError& e)
+    {
+        throw InputError(config.fabricPath + ": " + e.what());
+    }
+    net.backend = backend;
+    net.observer = std::make_unique<ReplayFlowObserver>(backend);
+    NodeContainer nodes;
+    nodes.Create(fabric.GetNpuCount());
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        net.rankNodes.push_back(nodes.Get(i));
+    }
+    net.description = backend->GetDescription();
+}
+
 } // namespace
 
 ReplayNetwork
@@ -140,6 +175,10 @@ BuildReplayNetwork(const ReplayNetworkConfig& config)
     if (config.backend == ReplayBackendKind::Packet)
     {
         BuildPacket(config, net);
+    }
+    else if (config.backend == ReplayBackendKind::Flow)
+    {
+        BuildFlow(config, net);
     }
     else
     {

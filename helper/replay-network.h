@@ -29,11 +29,12 @@ enum class ReplayBackendKind : uint8_t
     Packet,          //!< the packet-level RoCE network (RdmaNetworkBackend)
     Analytical,      //!< ASTRA-sim's congestion-unaware analytical model
     AnalyticalAware, //!< ASTRA-sim's congestion-aware analytical model
+    Flow,            //!< flows sharing the routed links max-min fairly (FlowBackend)
 };
 
 /**
  * \ingroup mlfabric-helper
- * \param name "packet", "analytical" or "analytical-aware"
+ * \param name "packet", "analytical", "analytical-aware" or "flow"
  * \return the kind; throws InputError "--backend: ..." for another name
  */
 ReplayBackendKind ParseReplayBackendKind(const std::string& name);
@@ -52,8 +53,8 @@ struct ReplayNetworkConfig
 {
     std::string fabricPath;                               //!< any format LoadFabric reads
     ReplayBackendKind backend{ReplayBackendKind::Packet}; //!< the model
-    uint32_t mtu{4096};                                   //!< packet level: payload per packet
-    bool qpPerMessage{false};                             //!< packet level: one QP per message
+    uint32_t mtu{4096};                                   //!< packet and flow: payload per packet
+    bool qpPerMessage{false};                             //!< packet and flow: one QP per message
     CcSettings cc;                                        //!< packet level: congestion control
     double analyticalGoodput{1.0}; //!< analytical: share of the line rate carrying payload
 };
@@ -87,8 +88,8 @@ std::vector<uint32_t> ReplayPhysicalDimensions(const Fabric& fabric);
  * Read the fabric and build the chosen backend over it, with its observer. At packet
  * level the fabric is installed (InstallFabric) with the configured MTU, congestion
  * control and queue-pair mode, and each rank's application will live on its NPU's
- * node; the analytical backends get plain nodes. Throws InputError for a bad fabric or
- * settings.
+ * node; the analytical and flow-level backends get plain nodes. Throws InputError for
+ * a bad fabric or settings.
  * \param config what to build
  * \return the network
  */

@@ -1,0 +1,392 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flow-backend.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowBackend");
+NS_OBJECT_ENSURE_REGISTERED(FlowBackend);
+
+TypeId
+FlowBackend::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FlowBackend")
+            .SetParent<NetworkBackend>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<FlowBackend>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet, as the packet level's ns3::RdmaNic::Mtu",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&FlowBackend::m_mtu),
+                          MakeUintegerChecker<uint32_t>(1, 9000))
+            .AddAttribute("AckInterval",
+                          "Data packets per ACK, as ns3::RdmaNic::AckInterval (a message's "
+                          "last packet is always acknowledged)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&FlowBackend::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("QpPerMessage",
+                          "A new queue pair (flow) for every message, as "
+                          "ns3::RdmaNetworkBackend::QpPerMessage",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FlowBackend::m_qpPerMessage),
+                          MakeBooleanChecker())
+            .AddAttribute("Incremental",
+                          "Re-solve only the flows that share links, directly or through "
+                          "others, with a flow that starts or stops; false re-solves every "
+                          "active flow (same rates, for measuring)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FlowBackend::m_incremental),
+                          MakeBooleanChecker())
+            .AddAttribute("AckLoad",
+                          "ACKs load the links of the reverse path with their share of "
+                          "each flow's rate",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FlowBackend::m_ackLoad),
+                          MakeBooleanChecker())
+            .AddTraceSource("Resolved",
+                            "A flow started or stopped and the rates were re-solved",
+                            MakeTraceSourceAccessor(&FlowBackend::m_resolved),
+                            "ns3::FlowBackend::ResolvedCallback");
+    return tid;
+}
+
+FlowBackend::FlowBackend() = default;
+FlowBackend::~FlowBackend() = default;
+
+void
+FlowBackend::DoDispose()
+{
+    m_wakeup.Cancel();
+    m_qps.clear();
+    m_rates.reset();
+    m_router.reset();
+    NetworkBackend::DoDispose();
+}
+
+void
+FlowBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
+{
+    NS_LOG_FUNCTION(this << fabric.GetName());
+    auto ownFabric = std::make_unique<const Fabric>(fabric);
+    auto ownRoutes = std::make_unique<const RoutingTable>(routes);
+    m_router = std::make_unique<FlowRouter>(*ownFabric, *ownRoutes);
+    m_fabric = std::move(ownFabric);
+    m_routes = std::move(ownRoutes);
+    m_wire = std::make_unique<FlowWire>(m_mtu, m_ackInterval);
+    std::vector<double> capacity;
+    for (uint32_t l = 0; l < m_fabric->GetLinkCount(); ++l)
+    {
+        const auto rate = static_cast<double>(m_fabric->GetLink(l).settings.rateBps);
+        capacity.push_back(rate);
+        capacity.push_back(rate);
+    }
+    m_rates = std::make_unique<FlowRateAllocator>(capacity, m_incremental);
+    m_qps.clear();
+    m_flowQp.clear();
+    m_qpOf.clear();
+    m_txQps.assign(m_fabric->GetNpuCount(), 0);
+    m_rxQps.assign(m_fabric->GetNpuCount(), 0);
+}
+
+const FlowRateAllocator&
+FlowBackend::GetAllocator() const
+{
+    NS_ABORT_MSG_UNLESS(m_rates, "FlowBackend: SetFabric first");
+    return *m_rates;
+}
+
+const std::vector<uint32_t>&
+FlowBackend::GetDataPath(uint32_t qp) const
+{
+    return m_qps.at(qp).dataPath;
+}
+
+uint32_t
+FlowBackend::GetRankCount() const
+{
+    return m_fabric ? m_fabric->GetNpuCount() : 0;
+}
+
+std::string
+FlowBackend::GetDescription() const
+{
+    std::ostringstream text;
+    text << "flow level, max-min fair on the routed links (ECMP by the packet level's flow "
+            "hash), MTU "
+         << m_mtu << " B with " << FlowWire::DataPacketWireBytes(m_mtu) - m_mtu
+         << " B of headers per packet, "
+         << (m_qpPerMessage ? "a queue pair per message" : "queue pairs per peer") << ", "
+         << (m_ackLoad ? "ACKs every " + std::to_string(m_ackInterval) +
+                             " packet(s) load the reverse links"
+                       : "ACK bandwidth not charged")
+         << "; no queues, PFC, ECN or congestion control";
+    uint32_t lossy = 0;
+    if (m_fabric)
+    {
+        for (uint32_t l = 0; l < m_fabric->GetLinkCount(); ++l)
+        {
+            lossy += m_fabric->GetLink(l).settings.lossProbability > 0 ? 1 : 0;
+        }
+    }
+    if (lossy > 0)
+    {
+        text << "; WARNING: the loss probability of " << lossy
+             << " link(s) is not modelled (no losses at flow level)";
+    }
+    return text.str();
+}
+
+FlowPathTiming
+FlowBackend::TimingOf(const std::vector<uint32_t>& path) const
+{
+    std::vector<uint64_t> rates;
+    std::vector<int64_t> delays;
+    for (uint32_t directed : path)
+    {
+        const LinkSettings& s = m_fabric->GetLink(FlowRouter::LinkOf(directed)).settings;
+        rates.push_back(s.rateBps);
+        delays.push_back(s.delayPs);
+    }
+    return FlowPathTiming(rates, delays);
+}
+
+uint32_t
+FlowBackend::Open(uint32_t src, uint32_t dst)
+{
+    QueuePair qp;
+    qp.src = src;
+    qp.dst = dst;
+    const uint32_t srcQp = m_txQps[src]++;
+    const uint32_t dstQp = m_rxQps[dst]++;
+    qp.dataPath = m_router->DataPath(src, dst, srcQp, dstQp);
+    const std::vector<uint32_t> ackPath = m_router->AckPath(src, dst, srcQp, dstQp);
+    qp.data = TimingOf(qp.dataPath);
+    qp.ack = TimingOf(ackPath);
+    std::vector<FlowLinkUse> uses;
+    auto add = [&uses](uint32_t link, double weight)
+    {
+        for (FlowLinkUse& use : uses)
+        {
+            if (use.link == link)
+            {
+                use.weight += weight;
+                return;
+            }
+        }
+        uses.push_back({link, weight});
+    };
+    for (uint32_t link : qp.dataPath)
+    {
+        add(link, 1.0);
+    }
+    if (m_ackLoad)
+    {
+        for (uint32_t link : ackPath)
+        {
+            add(link, m_wire->AckWeight());
+        }
+    }
+    qp.flow = m_rates->AddFlow(std::move(uses));
+    const auto id = static_cast<uint32_t>(m_qps.size());
+    if (m_flowQp.size() <= qp.flow)
+    {
+        m_flowQp.resize(qp.flow + 1);
+    }
+    m_flowQp[qp.flow] = id;
+    NS_LOG_INFO("queue pair " << id << ": rank " << src << " QP " << srcQp << " to rank " << dst
+                              << " QP " << dstQp << ", " << qp.dataPath.size() << " hops");
+    m_qps.push_back(std::move(qp));
+    return id;
+}
+
+uint32_t
+FlowBackend::QueuePairFor(const Message& message)
+{
+    if (m_qpPerMessage)
+    {
+        return Open(message.src, message.dst);
+    }
+    auto it = m_qpOf.find({message.src, message.dst});
+    if (it != m_qpOf.end())
+    {
+        return it->second;
+    }
+    const uint32_t id = Open(message.src, message.dst);
+    m_qpOf.emplace(std::make_pair(message.src, message.dst), id);
+    return id;
+}
+
+void
+FlowBackend::Send(const Message& message, MessageCallback sent, MessageCallback arrived)
+{
+    if (!m_fabric)
+    {
+        throw InputError("flow backend: no fabric set before the first message");
+    }
+    const uint32_t ranks = GetRankCount();
+    if (message.src >= ranks || message.dst >= ranks)
+    {
+        throw InputError("message from rank " + std::to_string(message.src) + " to rank " +
+                         std::to_string(message.dst) + ": the network has " +
+                         std::to_string(ranks) + " ranks");
+    }
+    if (message.src == message.dst || message.bytes == 0)
+    {
+        // Nothing crosses the network: both sides are done at once.
+        Schedule(Time(0),
+                 [message, sent, arrived]
+                 {
+                     if (arrived)
+                     {
+                         arrived(message);
+                     }
+                     if (sent)
+                     {
+                         sent(message);
+                     }
+                 });
+        return;
+    }
+    const uint32_t id = QueuePairFor(message);
+    QueuePair& qp = m_qps[id];
+    Pending pending{message, std::move(sent), std::move(arrived), 0};
+    pending.wireLeft = static_cast<double>(m_wire->MessageWireBytes(message.bytes));
+    m_wireBytesSent += pending.wireLeft;
+    qp.messages.push_back(std::move(pending));
+    if (qp.messages.size() == 1)
+    {
+        qp.updated = Simulator::Now();
+        SetActive(id, true);
+    }
+}
+
+void
+FlowBackend::Advance(QueuePair& qp)
+{
+    const Time now = Simulator::Now();
+    if (!qp.messages.empty() && now > qp.updated)
+    {
+        Pending& head = qp.messages.front();
+        const double sent =
+            qp.rate * static_cast<double>((now - qp.updated).GetPicoSeconds()) / 8e12;
+        head.wireLeft = std::max(0.0, head.wireLeft - sent);
+    }
+    qp.updated = now;
+}
+
+void
+FlowBackend::SetActive(uint32_t id, bool active)
+{
+    const std::vector<uint32_t>& changed = m_rates->SetActive(m_qps[id].flow, active);
+    for (uint32_t f : changed)
+    {
+        QueuePair& qp = m_qps[m_flowQp[f]];
+        const double rate = m_rates->GetRate(f);
+        // A rate that did not change keeps its drain event: same time, no new event.
+        if (rate == qp.rate)
+        {
+            continue;
+        }
+        Advance(qp);
+        qp.rate = rate;
+        ScheduleDrain(m_flowQp[f]);
+    }
+    m_resolved(static_cast<uint32_t>(changed.size()));
+}
+
+void
+FlowBackend::ScheduleDrain(uint32_t id)
+{
+    QueuePair& qp = m_qps[id];
+    if (qp.messages.empty() || qp.rate <= 0)
+    {
+        m_drains.Clear(id);
+        return;
+    }
+    const double ps = std::ceil(qp.messages.front().wireLeft * 8e12 / qp.rate);
+    m_drains.Set(id, Simulator::Now().GetPicoSeconds() + static_cast<int64_t>(ps));
+    ArmWakeup();
+}
+
+void
+FlowBackend::ArmWakeup()
+{
+    const int64_t next = m_drains.NextTime();
+    if (next == FlowDrainQueue::kNever || (m_wakeup.IsRunning() && m_wakeupPs <= next))
+    {
+        return;
+    }
+    m_wakeup.Cancel();
+    m_wakeupPs = next;
+    m_wakeup =
+        Simulator::Schedule(PicoSeconds(next) - Simulator::Now(), &FlowBackend::OnWakeup, this);
+}
+
+void
+FlowBackend::OnWakeup()
+{
+    m_wakeupPs = FlowDrainQueue::kNever;
+    uint32_t qp = 0;
+    while (m_drains.PopDue(Simulator::Now().GetPicoSeconds(), qp))
+    {
+        OnDrained(qp);
+    }
+    ArmWakeup();
+}
+
+void
+FlowBackend::OnDrained(uint32_t id)
+{
+    QueuePair& qp = m_qps[id];
+    Pending head = std::move(qp.messages.front());
+    qp.messages.pop_front();
+    qp.updated = Simulator::Now();
+    const uint64_t bytes = head.message.bytes;
+    const int64_t fixedPs =
+        qp.data.FixedPs(m_wire->FirstPacketWireBytes(bytes), m_wire->LastPacketWireBytes(bytes));
+    const int64_t ackPs = qp.ack.PacketPs(FlowWire::AckWireBytes());
+    auto message = std::make_shared<Pending>(std::move(head));
+    Simulator::Schedule(PicoSeconds(fixedPs),
+                        [this, message]()
+                        {
+                            ++m_deliveredMessages;
+                            m_deliveredBytes += message->message.bytes;
+                            if (message->arrived)
+                            {
+                                message->arrived(message->message);
+                            }
+                        });
+    Simulator::Schedule(PicoSeconds(fixedPs + ackPs),
+                        [message]()
+                        {
+                            if (message->sent)
+                            {
+                                message->sent(message->message);
+                            }
+                        });
+    if (qp.messages.empty())
+    {
+        SetActive(id, false);
+    }
+    else
+    {
+        ScheduleDrain(id);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,190 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_FLOW_BACKEND_H
+#define MLFABRIC_FLOW_BACKEND_H
+
+#include "ns3/event-id.h"
+#include "ns3/fabric.h"
+#include "ns3/flow-drain-queue.h"
+#include "ns3/flow-rate-allocator.h"
+#include "ns3/flow-router.h"
+#include "ns3/flow-wire.h"
+#include "ns3/network-backend.h"
+#include "ns3/routing-table.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-flow
+ * The flow-level network: every queue pair is a flow on the links the packet level
+ * routes it over, and the active flows share the links max-min fairly.
+ *
+ * Queue pairs are opened as RdmaNetworkBackend opens them (one per rank pair, in order
+ * of first message, or one per message with QpPerMessage) and numbered as the NICs
+ * number them, so FlowRouter gives each the packet level's ECMP path. A queue pair sends
+ * its messages one after another; a message's bytes on the wire are its MTU packets
+ * with their headers (FlowWire). The fair share is re-solved when a queue pair starts or
+ * stops sending (FlowRateAllocator); each link's capacity is its rate, and a flow loads
+ * the links of its ACK path with AckWeight of its rate. A message arrives when its last
+ * byte has left at the flow's rate plus its path's fixed time (FlowPathTiming:
+ * propagation and per-hop store-and-forward of one packet), and has left its sender
+ * when the ACK of its last packet is back.
+ *
+ * Not modelled, and said so by GetDescription: queues and what acts on them (buffers,
+ * PFC, ECN and congestion control: flows take their fair share at once), and losses.
+ */
+class FlowBackend : public NetworkBackend
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FlowBackend();
+    ~FlowBackend() override;
+
+    /**
+     * Set the network; after the attributes, before the first Send. The backend keeps
+     * its own copies. Throws InputError naming the fabric when its tables do not fit it.
+     * \param fabric the fabric
+     * \param routes its routing tables (ComputeRouting)
+     */
+    void SetFabric(const Fabric& fabric, const RoutingTable& routes);
+
+    uint32_t GetRankCount() const override;
+    void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+
+    /** \return one line for reports: the model, its settings and what it leaves out */
+    std::string GetDescription() const;
+
+    /** \return messages delivered so far */
+    uint64_t
+    GetDeliveredMessages() const
+    {
+        return m_deliveredMessages;
+    }
+
+    /** \return payload bytes delivered so far */
+    uint64_t
+    GetDeliveredBytes() const
+    {
+        return m_deliveredBytes;
+    }
+
+    /** \return bytes put on the wire so far, headers included, summed over first hops */
+    double
+    GetWireBytesSent() const
+    {
+        return m_wireBytesSent;
+    }
+
+    /** \return the rate allocator (SetFabric must have been called) */
+    const FlowRateAllocator& GetAllocator() const;
+
+    /** \return queue pairs opened so far */
+    uint32_t
+    GetQueuePairCount() const
+    {
+        return static_cast<uint32_t>(m_qps.size());
+    }
+
+    /**
+     * \param qp a queue pair, in order of opening
+     * \return the directed links its data crosses
+     */
+    const std::vector<uint32_t>& GetDataPath(uint32_t qp) const;
+
+    /**
+     * TracedCallback signature of Resolved: a start or stop re-solved the rates.
+     * \param flows how many flows were re-solved
+     */
+    typedef void (*ResolvedCallback)(uint32_t flows);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A message waiting or draining on its queue pair. */
+    struct Pending
+    {
+        Message message;         //!< as the workload posted it
+        MessageCallback sent;    //!< sender-side notification
+        MessageCallback arrived; //!< receiver-side notification
+        double wireLeft{0};      //!< its bytes not yet sent, headers included
+    };
+
+    /** One queue pair: a flow and its messages. */
+    struct QueuePair
+    {
+        uint32_t src{0};                //!< sending rank
+        uint32_t dst{0};                //!< receiving rank
+        uint32_t flow{0};               //!< its flow in the allocator
+        std::vector<uint32_t> dataPath; //!< directed links of its data
+        FlowPathTiming data;            //!< the data's fixed times
+        FlowPathTiming ack;             //!< the ACKs' way back
+        std::deque<Pending> messages;   //!< FIFO, the head draining
+        double rate{0};                 //!< rate since \c updated, bit/s
+        Time updated;                   //!< when the head's wireLeft was last brought up to date
+    };
+
+    /** \return the queue pair for \p message, opened if needed */
+    uint32_t QueuePairFor(const Message& message);
+    /** \return a new queue pair from \p src to \p dst */
+    uint32_t Open(uint32_t src, uint32_t dst);
+    /** \return the timing of \p path */
+    FlowPathTiming TimingOf(const std::vector<uint32_t>& path) const;
+    /** Charge the bytes \p qp has sent at its rate since it was last brought up to date. \param qp
+     * it */
+    void Advance(QueuePair& qp);
+    /** Start or stop \p qp's flow and reschedule every flow whose rate was re-solved. */
+    void SetActive(uint32_t qp, bool active);
+    /** (Re)schedule the drain of \p qp's head message at its current rate. */
+    void ScheduleDrain(uint32_t qp);
+    /** Have the one simulator event of the backend due at the earliest drain. */
+    void ArmWakeup();
+    /** Handle every drain that is due. */
+    void OnWakeup();
+    /** The head message of \p qp has left at the flow's rate. */
+    void OnDrained(uint32_t qp);
+
+    uint32_t m_mtu{4096};       //!< payload per packet (attribute)
+    uint32_t m_ackInterval{1};  //!< data packets per ACK (attribute)
+    bool m_qpPerMessage{false}; //!< a queue pair per message (attribute)
+    bool m_incremental{true};   //!< re-solve components only (attribute)
+    bool m_ackLoad{true};       //!< ACKs load the reverse links (attribute)
+
+    std::unique_ptr<const Fabric> m_fabric;       //!< the network
+    std::unique_ptr<const RoutingTable> m_routes; //!< its tables
+    std::unique_ptr<FlowRouter> m_router;         //!< ECMP paths
+    std::unique_ptr<FlowWire> m_wire;             //!< packet framing
+    std::unique_ptr<FlowRateAllocator> m_rates;   //!< the fair share
+    std::vector<QueuePair> m_qps;                 //!< in order of opening
+    FlowDrainQueue m_drains;                      //!< when each head message will have left
+    EventId m_wakeup;                             //!< the earliest drain's event
+    int64_t m_wakeupPs{FlowDrainQueue::kNever};   //!< its time
+    std::vector<uint32_t> m_flowQp;               //!< flow id -> queue pair
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_qpOf; //!< (src, dst) -> queue pair
+    std::vector<uint32_t> m_txQps;                            //!< rank -> queue pairs it opened
+    std::vector<uint32_t> m_rxQps;                            //!< rank -> queue pairs opened to it
+    uint64_t m_deliveredMessages{0};                          //!< messages delivered
+    uint64_t m_deliveredBytes{0};                             //!< payload delivered
+    double m_wireBytesSent{0};                                //!< wire bytes sent
+    TracedCallback<uint32_t> m_resolved;                      //!< Resolved trace
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_FLOW_BACKEND_H */

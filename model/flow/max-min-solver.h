@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_MAX_MIN_SOLVER_H
+#define MLFABRIC_MAX_MIN_SOLVER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlfabric-flow
+ * What one flow asks of one directed link: \p weight bits on the link per bit of the
+ * flow's rate (1 for its data, a small fraction on the reverse path for its ACKs).
+ */
+struct FlowLinkUse
+{
+    uint32_t link{0};   //!< directed link
+    double weight{1.0}; //!< link bits per bit of the flow's rate, > 0
+};
+
+/**
+ * \ingroup mlfabric-flow
+ * Weighted max-min fair rates by progressive filling.
+ *
+ * Every unfrozen flow's rate rises together; a link saturates when the flows on it use
+ * its capacity, sum over flows of weight x rate; its unfrozen flows freeze at that
+ * level and the rest go on rising. The result is the max-min fair allocation: no
+ * flow's rate can grow without lowering that of a flow with an equal or smaller rate.
+ * Each step costs one pass over the links the flows use.
+ */
+class MaxMinSolver
+{
+  public:
+    /** \param capacityBps capacity of every directed link, bit/s, > 0 */
+    explicit MaxMinSolver(std::vector<double> capacityBps);
+
+    /**
+     * \param flows the links each flow uses (a flow with none gets rate 0)
+     * \param rates set to the rate of every flow, bit/s, in the order of \p flows
+     */
+    void Solve(const std::vector<const std::vector<FlowLinkUse>*>& flows,
+               std::vector<double>& rates);
+
+    /** \return the number of directed links */
+    uint32_t
+    GetLinkCount() const
+    {
+        return static_cast<uint32_t>(m_capacity.size());
+    }
+
+    /** \param link a directed link \return its capacity, bit/s */
+    double
+    GetCapacity(uint32_t link) const
+    {
+        return m_capacity[link];
+    }
+
+  private:
+    /** A link taking part in one Solve. */
+    struct Active
+    {
+        uint32_t link;               //!< directed link
+        double residual;             //!< capacity not taken by frozen flows
+        double unfrozenWeight;       //!< sum of the weights of its unfrozen flows
+        std::vector<uint32_t> flows; //!< flows on it (indices into the Solve's flows)
+    };
+
+    std::vector<double> m_capacity; //!< directed link -> bit/s
+    std::vector<uint32_t> m_slot;   //!< directed link -> index in m_active, this Solve
+    std::vector<uint64_t> m_stamp;  //!< directed link -> Solve that last used m_slot
+    std::vector<Active> m_active;   //!< links of this Solve
+    uint64_t m_solves{0};           //!< Solve calls, for the stamps
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_MAX_MIN_SOLVER_H */
