@@ -26,6 +26,10 @@ ReplayFlowObserver::Collect(bool)
     ReplayNetworkFigures figures;
     figures.deliveredBytes = m_backend->GetDeliveredBytes();
     const FlowRateAllocator& rates = m_backend->GetAllocator();
+    figures.counters["flow queue pairs"] = m_backend->GetQueuePairCount();
+    figures.counters["flow re-solves"] = rates.GetSolveCount();
+    figures.counters["flow rates re-solved"] = rates.GetSolvedFlowCount();
+    figures.counters["flows at once (peak)"] = rates.GetPeakActiveCount();
     NS_LOG_INFO("flow level: " << m_backend->GetQueuePairCount() << " queue pairs, "
                                << rates.GetSolveCount() << " re-solves of "
                                << rates.GetSolvedFlowCount() << " flow rates, at most "

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,8 @@ struct ReplayNetworkFigures
     std::string failure;               //!< why the network stopped the run, if it did
     std::optional<NetworkStats> stats; //!< PFC, ECN, queues, drops, where measured
     InvariantReport invariants;        //!< what invariant checks found, if any ran
+
+    std::map<std::string, uint64_t> counters; //!< the backend's own counts, by name
 };
 
 /**

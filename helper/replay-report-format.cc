@@ -20,6 +20,18 @@ const char* const kCollectiveCsvHeader =
 namespace
 {
 
+/** The backend's own counts, one per line. */
+std::string
+NetworkCounterLines(const ReplayResult& r)
+{
+    std::string lines;
+    for (const auto& [name, value] : r.networkCounters)
+    {
+        lines += Format("%-30s %llu\n", name.c_str(), static_cast<unsigned long long>(value));
+    }
+    return lines;
+}
+
 /** Packet-level network figures, one per line; empty for the analytical backends. */
 std::string
 NetworkLines(const ReplayResult& r)
@@ -146,7 +158,7 @@ PrintTotals(std::ostream& out, const ReplayRunConfig& config, const ReplayResult
                   "dangling ctrl_deps",
                   static_cast<unsigned long long>(dangling),
                   config.ctrlDeps ? "" : " (ctrl_deps not used; --ctrl-deps)")
-        << NetworkLines(r)
+        << NetworkCounterLines(r) << NetworkLines(r)
         << Format("%-30s %llu\n", "events", static_cast<unsigned long long>(r.events))
         << Format("%-30s %.3f\n", "wall time (s)", r.wallSeconds)
         << Format("%-30s %.3f M/s\n",
@@ -236,6 +248,7 @@ RunToJson(const ReplayRunConfig& config, const ReplayResult& r)
         {"bytes_sent", r.GetBytesSent()},
         {"bytes_received", r.GetBytesReceived()},
         {"network_delivered_bytes", r.networkDeliveredBytes},
+        {"network_counters", r.networkCounters},
         {"warnings", r.warnings},
         {"stuck", r.stuck},
         {"network_failure", r.networkFailure},

@@ -12,6 +12,7 @@
 #include "ns3/replay-trace-check.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,8 @@ struct ReplayResult
     std::string system;                //!< description of the system configuration
     std::string groups;                //!< description of the communicator groups (single)
     std::string fabricName;            //!< the fabric's name
+
+    std::map<std::string, uint64_t> networkCounters; //!< the backend's own counts, by name
 
     /** \return bytes sent by all ranks of every job */
     uint64_t GetBytesSent() const;

@@ -258,6 +258,7 @@ ReplaySession::Collect()
     }
     result.warnings = m_system.warnings;
     result.networkDeliveredBytes = network.deliveredBytes;
+    result.networkCounters = network.counters;
     result.network = m_net.description;
     result.system = DescribeReplaySystem(m_system);
     result.fabricName = m_net.fabric.fabric.GetName();

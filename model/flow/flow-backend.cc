@@ -32,7 +32,7 @@ FlowBackend::GetTypeId()
                           "Payload bytes per packet, as the packet level's ns3::RdmaNic::Mtu",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&FlowBackend::m_mtu),
-                          MakeUintegerChecker<uint32_t>(1, 9000))
+                          MakeUintegerChecker<uint32_t>(64, 9000))
             .AddAttribute("AckInterval",
                           "Data packets per ACK, as ns3::RdmaNic::AckInterval (a message's "
                           "last packet is always acknowledged)",

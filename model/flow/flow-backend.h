@@ -53,7 +53,9 @@ class FlowBackend : public NetworkBackend
      */
     static TypeId GetTypeId();
 
+    /** A backend without a network; SetFabric gives it one. */
     FlowBackend();
+    /** Free the network. */
     ~FlowBackend() override;
 
     /**
@@ -114,6 +116,7 @@ class FlowBackend : public NetworkBackend
     typedef void (*ResolvedCallback)(uint32_t flows);
 
   protected:
+    /** Cancel the pending drain and free the queue pairs and the network's helpers. */
     void DoDispose() override;
 
   private:

@@ -73,6 +73,7 @@ class FlowWire
 class FlowPathTiming
 {
   public:
+    /** A path of no hops. */
     FlowPathTiming() = default;
 
     /**
