@@ -43,3 +43,9 @@ if(MLFABRIC_TESTS)
     endforeach()
   endforeach()
 endif()
+
+# bench/remote-channel.sh's program: the distributed simulator's cost on mlfabric's cables.
+add_executable(remote-channel-bench bench/remote-channel-bench.cc)
+set_target_properties(remote-channel-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                      ${CMAKE_BINARY_DIR}/bench)
+target_link_libraries(remote-channel-bench PRIVATE mlfabric-mpi)
