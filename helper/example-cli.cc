@@ -338,6 +338,21 @@ ExampleCli::GetBool(const std::string& name) const
 int
 RunMain(const std::function<int()>& body)
 {
+    // Under mpirun every process would run the whole simulation and write the same files:
+    // say so rather than run N copies. (Open MPI sets OMPI_COMM_WORLD_SIZE; MPICH, PMI_SIZE.)
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    {
+        const char* size = std::getenv(name);
+        if (size != nullptr && std::atoi(size) > 1)
+        {
+            std::cerr << "error: started as one of " << size << " MPI processes (" << name
+                      << "): this program runs its simulation in one process; ns-3's "
+                         "distributed simulator runs RoceRemoteChannel cables "
+                         "(doc/scaling.md)"
+                      << std::endl;
+            return 2;
+        }
+    }
     Time::SetResolution(Time::PS);
     // The binary-heap priority queue runs mlfabric's event mix fastest (doc/performance.md);
     // --SchedulerType=... or NS_GLOBAL_VALUE still choose another.

@@ -50,13 +50,14 @@ class RoceChannel : public Channel
     Time GetDelay() const;
 
     /**
-     * Carry a frame from \p from to its peer.
+     * Carry a frame from \p from to its peer (virtual: a cable between simulation
+     * processes carries it through the distributed simulator).
      * \param from sending port
      * \param frame the frame, its wire size and payload included
      * \param isPfc true for a PFC frame
      * \param txTime its serialization time
      */
-    void Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time txTime);
+    virtual void Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time txTime);
 
     /**
      * Carry a frame given as a packet from \p from to its peer.
@@ -79,10 +80,10 @@ class RoceChannel : public Channel
      * \param to receiving port
      * \param payload message payload it carried
      */
-    void Arrived(const RocePort* to, uint32_t payload);
+    virtual void Arrived(const RocePort* to, uint32_t payload);
 
     /** \return message payload on the cable now, both directions */
-    uint64_t GetPayloadInFlight() const;
+    virtual uint64_t GetPayloadInFlight() const;
 
     /** \return 2: a cable has two ends */
     std::size_t GetNDevices() const override;

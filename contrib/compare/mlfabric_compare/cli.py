@@ -7,7 +7,7 @@ import os
 import sys
 
 from . import experiment as exp
-from . import report, runner
+from . import report, runner, slurm
 
 
 def _parser():
@@ -15,8 +15,15 @@ def _parser():
         prog="mlfabric compare",
         description="Compare congestion control and fabrics on training workloads.")
     p.add_argument("experiment", help="experiment YAML file")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                   help="simulations at once (default: the number of cores)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="simulations at once (default: the number of cores; with "
+                        "--executor=slurm, the job array's limit, default no limit)")
+    p.add_argument("--executor", choices=("local", "slurm"), default="local",
+                   help="where the runs run: processes on this machine (default), or the "
+                        "tasks of one Slurm job array submitted with sbatch")
+    p.add_argument("--sbatch-option", action="append", default=[], metavar="OPTION",
+                   help="an sbatch option for the job array, e.g. --sbatch-option="
+                        "--partition=cpu (repeatable; --executor=slurm only)")
     p.add_argument("--results", default="",
                    help="results folder; runs already finished there are skipped "
                         "(default: results/<name>-<time>)")
@@ -36,9 +43,17 @@ def main(argv=None, root=None):
         args = _parser().parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         print("error: -j: must be at least 1", file=sys.stderr)
         return 2
+    if args.sbatch_option and args.executor != "slurm":
+        print("error: --sbatch-option: only with --executor=slurm", file=sys.stderr)
+        return 2
+    for option in args.sbatch_option:
+        if not option.startswith("-"):
+            print(f"error: --sbatch-option: '{option}' is not an sbatch option "
+                  "(e.g. --partition=cpu)", file=sys.stderr)
+            return 2
     try:
         experiment = exp.load_experiment(args.experiment, args.backend, args.quick)
     except exp.ExperimentError as e:
@@ -58,24 +73,36 @@ def main(argv=None, root=None):
     os.makedirs(results_dir, exist_ok=True)
 
     runs = experiment.runs()
-    print(f"{experiment.name}: {len(runs)} runs, {args.jobs} at once, into {results_dir}",
-          file=sys.stderr)
-    states = runner.run_all(runs, results_dir, binary, args.jobs)
+    if args.executor == "slurm":
+        jobs = args.jobs or len(runs)
+        print(f"{experiment.name}: {len(runs)} runs on Slurm, at most {jobs} at once, "
+              f"into {results_dir}", file=sys.stderr)
+        try:
+            states = slurm.run_all(runs, results_dir, os.path.abspath(binary), jobs,
+                                   args.sbatch_option)
+        except slurm.SlurmError as e:
+            print(f"error: --executor=slurm: {e}", file=sys.stderr)
+            return 2
+    else:
+        jobs = args.jobs or os.cpu_count() or 1
+        print(f"{experiment.name}: {len(runs)} runs, {jobs} at once, into {results_dir}",
+              file=sys.stderr)
+        states = runner.run_all(runs, results_dir, binary, jobs)
     rows = []
     failed = []
     for state in states:
         row = report.summarize(state)
         if row is None:
-            failed.append(state.run.run_id)
+            failed.append(state)
         else:
             rows.append(row)
     report.write_tables(rows, results_dir)
     plots = report.make_plots(states, rows, results_dir)
     command = "./mlfabric compare " + " ".join(argv)
-    report.write_report(experiment, rows, failed, plots, results_dir, command)
+    report.write_report(experiment, rows, [report.failure_text(s) for s in failed], plots,
+                        results_dir, command)
     print(report.format_table(rows))
     print(f"\nresults: {results_dir}/report.md")
-    for run_id in failed:
-        print(f"error: run {run_id} did not finish; see "
-              f"{os.path.join(results_dir, 'runs', run_id, 'log.txt')}", file=sys.stderr)
+    for state in failed:
+        print(f"error: run {report.failure_text(state)}", file=sys.stderr)
     return 1 if failed else 0

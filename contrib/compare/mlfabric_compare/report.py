@@ -211,6 +211,18 @@ def make_plots(states, rows, results_dir):
     return made
 
 
+def failure_text(state):
+    """Why a run has no result, with where to look: its exit status and log."""
+    log = os.path.join(state.out_dir, "log.txt")
+    if state.failure:
+        return f"{state.run.run_id}: {state.failure}"
+    if isinstance(state.status, int) and state.status != 0:
+        how = (f"was killed by signal {-state.status}" if state.status < 0
+               else f"exited with status {state.status}")
+        return f"{state.run.run_id}: {how}; see {log}"
+    return f"{state.run.run_id}: did not finish (no summary.json); see {log}"
+
+
 def write_report(experiment, rows, failed, plots, results_dir, command):
     """report.md: what ran, the table, the plots."""
     lines = [f"# {experiment.name}", ""]
@@ -228,8 +240,8 @@ def write_report(experiment, rows, failed, plots, results_dir, command):
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     if failed:
-        lines += ["Runs that did not finish (see their log.txt):", ""]
-        lines += [f"- `{run_id}`" for run_id in failed]
+        lines += ["Runs that did not finish:", ""]
+        lines += [f"- {text}" for text in failed]
         lines.append("")
     titles = {
         "iteration-time.png": "Iteration time",

@@ -27,6 +27,8 @@ class RunState:
         self.ranks_done = 0
         self.ranks = 0
         self.read_offset = 0
+        # Why a run has no result beyond its exit status (an executor's own words).
+        self.failure = None
 
     @property
     def summary_path(self):
@@ -66,22 +68,28 @@ def _render(states, started, total, skipped):
     return " | ".join(parts)
 
 
-def run_all(runs, results_dir, binary, jobs, stream=sys.stderr):
-    """Run every run not finished before, at most `jobs` at once.
-
-    Returns the list of RunState, in the order of `runs`. A run that exits non-zero keeps
-    its log and has no summary; the caller reports it.
-    """
+def prepare_states(runs, results_dir):
+    """Every run's folder and state; returns (states, the runs not finished before)."""
     states = []
     for run in runs:
         out_dir = os.path.join(results_dir, "runs", run.run_id)
         os.makedirs(out_dir, exist_ok=True)
         states.append(RunState(run, out_dir))
     pending = [s for s in states if not s.finished_before()]
-    skipped = len(states) - len(pending)
     for s in states:
         if s.finished_before():
             s.status = "skipped"
+    return states, pending
+
+
+def run_all(runs, results_dir, binary, jobs, stream=sys.stderr):
+    """Run every run not finished before, at most `jobs` at once.
+
+    Returns the list of RunState, in the order of `runs`. A run that exits non-zero keeps
+    its log and has no summary; the caller reports it.
+    """
+    states, pending = prepare_states(runs, results_dir)
+    skipped = len(states) - len(pending)
     states_to_show = [s for s in states if s.status is None]
     tty = stream.isatty()
     started = time.time()

@@ -6,6 +6,7 @@ writes, with figures derived from its arguments, and counts its invocations."""
 import json
 import os
 import sys
+import time
 
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 counter = os.environ.get("FAKE_REPLAY_COUNTER")
@@ -15,6 +16,10 @@ if counter:
 if args.get("cc") == "timely" and os.environ.get("FAKE_REPLAY_FAIL_TIMELY"):
     print("error: simulated failure", file=sys.stderr)
     sys.exit(1)
+if args.get("cc") == "timely" and os.environ.get("FAKE_REPLAY_SLOW_TIMELY"):
+    # Long enough for a test to cancel it from outside.
+    print("progress: waiting", flush=True)
+    time.sleep(120)
 scale = {"none": 3.0, "dcqcn": 2.0, "hpcc": 1.0}.get(args["cc"], 1.5)
 print("progress: 1.0 ms simulated, 8/8 ranks finished, 1.0 M events/s", flush=True)
 summary = {

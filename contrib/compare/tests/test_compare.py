@@ -143,6 +143,31 @@ class CompareTest(unittest.TestCase):
         status, _, _ = self.run_main(path, "--results=" + results, "--binary=" + FAKE)
         self.assertEqual(status, 0)
 
+    def test_slurm_options_are_checked(self):
+        path = self.write("name: s\nworkloads: [w]\nfabrics: [f.yaml]\nschemes: [none]\n")
+        status, _, err = self.run_main(path, "--sbatch-option=--partition=x", "--binary=" + FAKE)
+        self.assertEqual(status, 2)
+        self.assertEqual(err, "error: --sbatch-option: only with --executor=slurm\n")
+        status, _, err = self.run_main(path, "--executor=slurm", "--sbatch-option=partition=x",
+                                       "--binary=" + FAKE)
+        self.assertEqual(status, 2)
+        self.assertIn("'partition=x' is not an sbatch option", err)
+        status, _, err = self.run_main(path, "--executor=pbs", "--binary=" + FAKE)
+        self.assertEqual(status, 2)
+
+    def test_slurm_without_sbatch_is_one_error(self):
+        path = self.write("name: s\nworkloads: [w]\nfabrics: [f.yaml]\nschemes: [none]\n")
+        saved = os.environ["PATH"]
+        os.environ["PATH"] = self.dir
+        try:
+            status, _, err = self.run_main(path, "--executor=slurm", "--binary=" + FAKE,
+                                           "--results=" + os.path.join(self.dir, "r"))
+        finally:
+            os.environ["PATH"] = saved
+        self.assertEqual(status, 2)
+        self.assertTrue(err.splitlines()[-1].startswith("error: --executor=slurm: sbatch: "
+                                                        "cannot run"), err)
+
 
 if __name__ == "__main__":
     unittest.main()
