@@ -52,6 +52,12 @@ add_test(NAME repurpose-tool
 set_tests_properties(repurpose-tool PROPERTIES TIMEOUT 900 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay;MLFABRIC_TOOLS_DIR=${CMAKE_BINARY_DIR}/tools")
 
+# The design-space sweep (Python, Debian's matplotlib), its quick form end to end.
+add_test(NAME dse-tool
+         COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/dse/tests)
+set_tests_properties(dse-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
+                     "MLFABRIC_BINARY_DIR=${CMAKE_BINARY_DIR}")
+
 # doc/programming's program, built against the installed package (find_package, pkg-config).
 add_test(NAME out-of-tree-program
          COMMAND bash ${CMAKE_SOURCE_DIR}/test/out-of-tree-program.sh ${CMAKE_BINARY_DIR})

@@ -14,6 +14,7 @@
 #include "ns3/zero-time-backend.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 namespace ns3
@@ -155,6 +156,12 @@ DryRunEtWorkload(const std::vector<EtTrace>& traces, const std::optional<EtCommG
     settings.cpuSlots = 0;
     settings.computeSlots = 0;
     settings.commSlots = 0;
+    // Remote-memory accesses take no time either, as every other node here.
+    RemoteMemoryConfig memory;
+    memory.source = "the dry run's remote memory";
+    memory.type = RemoteMemoryType::PerNpu;
+    memory.bandwidthBytesPerNs = std::numeric_limits<double>::infinity();
+    settings.remoteMemory = memory;
     job.engine = CreateObject<ReplayEngine>();
     job.engine->SetAttribute("RendezvousSends", BooleanValue(true));
     try

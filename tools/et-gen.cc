@@ -16,6 +16,7 @@
 #include "ns3/example-cli.h"
 #include "ns3/gen-names.h"
 #include "ns3/input-error.h"
+#include "ns3/memory-footprint.h"
 #include "ns3/microbench-generator.h"
 #include "ns3/resnet50-generator.h"
 #include "ns3/summary.h"
@@ -25,6 +26,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 using namespace ns3;
 
@@ -121,11 +123,17 @@ AddTransformerOptions(ExampleCli& cli)
     cli.Add("sharding", "data-parallel scheme: none, zero or fsdp", "none");
     cli.Add("bucket-size", "gradient bucket capacity", "25MiB");
     cli.Add("iterations", "training iterations", "1");
+    cli.Add("recompute", "activation recomputation: none, selective or full", "none");
+    cli.Add("hbm", "device memory capacity (e.g. 80GB); empty: the fit is not checked", "");
+    cli.Add("memory-expansion",
+            "offload what does not fit in --hbm to remote memory (MEM_LOAD/MEM_STORE nodes; "
+            "replay with --remote-memory)",
+            "0");
     AddDeviceOptions(cli);
 }
 
-GenWorkload
-GenerateTransformerFrom(const ExampleCli& cli)
+TransformerConfig
+TransformerConfigFrom(const ExampleCli& cli)
 {
     TransformerConfig config;
     config.npus = cli.GetUint("npus", 0, kMaxU32);
@@ -148,8 +156,89 @@ GenerateTransformerFrom(const ExampleCli& cli)
     config.sharding = ParseDpSharding(cli.Get("sharding"));
     config.bucketBytes = cli.GetBytes("bucket-size");
     config.iterations = cli.GetUint("iterations", 0, kMaxU32);
+    config.recompute = ParseRecompute(cli.Get("recompute"));
+    if (!cli.Get("hbm").empty())
+    {
+        config.hbmBytes = cli.GetBytes("hbm");
+        if (config.hbmBytes == 0)
+        {
+            throw InputError("--hbm: must be above 0 B (leave it out not to check the fit)");
+        }
+    }
+    config.memoryExpansion = cli.GetBool("memory-expansion");
     config.device = DeviceFrom(cli);
-    return GenerateTransformer(config);
+    config.Validate();
+    return config;
+}
+
+/**
+ * Print the memory a device needs and what it offloads.
+ * \return the same figures, the summary's `footprint`
+ */
+nlohmann::json
+ReportFootprint(const TransformerConfig& config)
+{
+    const MemoryFootprint f = DeviceFootprint(config);
+    const OffloadPlan plan = PlanOffload(f, config.hbmBytes, config.memoryExpansion);
+    std::printf("memory per device (stage %u, %u micro-batch%s in flight, recompute %s, "
+                "sharding %s)\n",
+                f.stage,
+                f.inFlightMicroBatches,
+                f.inFlightMicroBatches == 1 ? "" : "es",
+                ToString(config.recompute).c_str(),
+                ToString(config.sharding).c_str());
+    for (const auto& [name, bytes] : std::initializer_list<std::pair<const char*, uint64_t>>{
+             {"weights", f.weightsBytes},
+             {"gradients", f.gradientsBytes},
+             {"optimizer state", f.optimizerBytes},
+             {"activations", f.activationsBytes},
+             {"total", f.TotalBytes()}})
+    {
+        std::printf("  %-22s %12s\n", name, FormatGigabytes(bytes).c_str());
+    }
+    if (config.hbmBytes == 0)
+    {
+        std::printf("  %-22s %12s\n", "hbm", "not given: fit not checked");
+    }
+    else
+    {
+        std::printf("  %-22s %12s  %s\n",
+                    "hbm",
+                    FormatGigabytes(config.hbmBytes).c_str(),
+                    plan.fits ? "fits"
+                              : (plan.feasible ? "fits with memory expansion" : "does not fit"));
+    }
+    if (!plan.fits && plan.feasible)
+    {
+        std::printf("  offloaded: optimizer state %s, activations %s per micro-batch; "
+                    "resident %s\n",
+                    FormatGigabytes(plan.optimizerOffloadBytes).c_str(),
+                    FormatGigabytes(plan.activationOffloadPerMicroBatch).c_str(),
+                    FormatGigabytes(plan.residentBytes).c_str());
+    }
+    nlohmann::json j = {{"stage", f.stage},
+                        {"parameters", f.parameters},
+                        {"weights_bytes", f.weightsBytes},
+                        {"gradients_bytes", f.gradientsBytes},
+                        {"optimizer_bytes", f.optimizerBytes},
+                        {"activations_bytes", f.activationsBytes},
+                        {"activation_bytes_per_micro_batch", f.activationBytesPerMicroBatch},
+                        {"in_flight_micro_batches", f.inFlightMicroBatches},
+                        {"total_bytes", f.TotalBytes()},
+                        {"hbm_bytes", config.hbmBytes},
+                        {"recompute", ToString(config.recompute)},
+                        {"sharding", ToString(config.sharding)},
+                        {"fits", plan.fits},
+                        {"feasible", plan.feasible},
+                        {"memory_expansion", config.memoryExpansion},
+                        {"resident_bytes", plan.residentBytes}};
+    j["offloaded"] = {{"optimizer_bytes", plan.optimizerOffloadBytes},
+                      {"activation_bytes_per_micro_batch", plan.activationOffloadPerMicroBatch}};
+    if (!plan.feasible)
+    {
+        j["reason"] = plan.reason;
+    }
+    return j;
 }
 
 void
@@ -217,6 +306,8 @@ struct Totals
     uint64_t collectiveBytes{0}; //!< their comm_size
     uint64_t sends{0};           //!< COMM_SEND nodes
     uint64_t sendBytes{0};       //!< their comm_size
+    uint64_t memory{0};          //!< MEM_LOAD and MEM_STORE nodes
+    uint64_t memoryBytes{0};     //!< their tensor_size
 };
 
 Totals
@@ -236,6 +327,12 @@ Count(const GenWorkload& workload)
             {
                 ++t.collectives;
                 t.collectiveBytes += node.commSize;
+            }
+            else if (node.type == EtNodeType::MEM_LOAD_NODE ||
+                     node.type == EtNodeType::MEM_STORE_NODE)
+            {
+                ++t.memory;
+                t.memoryBytes += node.tensorSize;
             }
             else if (node.type == EtNodeType::COMM_SEND_NODE)
             {
@@ -272,7 +369,6 @@ Run(int argc, char** argv)
     else if (kind == "transformer")
     {
         AddTransformerOptions(cli);
-        generate = GenerateTransformerFrom;
     }
     else if (kind == "dlrm")
     {
@@ -302,7 +398,25 @@ Run(int argc, char** argv)
     {
         throw InputError("--out: folder '" + folder.string() + "' does not exist");
     }
-    const GenWorkload workload = generate(cli);
+    nlohmann::json footprint;
+    std::optional<GenWorkload> generated;
+    if (kind == "transformer")
+    {
+        const TransformerConfig config = TransformerConfigFrom(cli);
+        footprint = ReportFootprint(config);
+        if (!footprint["feasible"].get<bool>())
+        {
+            // The figures say why; no trace is written.
+            WriteSummary(cli.Get("summary"),
+                         {{"kind", kind}, {"prefix", prefix}, {"footprint", footprint}});
+        }
+        generated.emplace(GenerateTransformer(config));
+    }
+    else
+    {
+        generated.emplace(generate(cli));
+    }
+    const GenWorkload& workload = *generated;
     const uint32_t deleted = workload.Write(prefix);
 
     const Totals t = Count(workload);
@@ -333,21 +447,34 @@ Run(int argc, char** argv)
                 "sends",
                 static_cast<unsigned long long>(t.sends),
                 static_cast<unsigned long long>(t.sendBytes));
+    if (t.memory > 0)
+    {
+        std::printf("%-24s %16llu %20llu\n",
+                    "remote memory accesses",
+                    static_cast<unsigned long long>(t.memory),
+                    static_cast<unsigned long long>(t.memoryBytes));
+    }
     std::printf("%-24s %16llu\n", "total", static_cast<unsigned long long>(t.nodes));
     std::printf("inspect with: ./mlfabric et-info %s\n", prefix.c_str());
 
-    WriteSummary(cli.Get("summary"),
-                 {{"kind", kind},
-                  {"prefix", prefix},
-                  {"parameters", workload.DescribeParameters()},
-                  {"ranks", workload.ranks.size()},
-                  {"groups", workload.groups.GetGroups().size()},
-                  {"nodes", t.nodes},
-                  {"compute_nodes", t.compute},
-                  {"collectives", t.collectives},
-                  {"collective_bytes", t.collectiveBytes},
-                  {"sends", t.sends},
-                  {"send_bytes", t.sendBytes}});
+    nlohmann::json summary = {{"kind", kind},
+                              {"prefix", prefix},
+                              {"parameters", workload.DescribeParameters()},
+                              {"ranks", workload.ranks.size()},
+                              {"groups", workload.groups.GetGroups().size()},
+                              {"nodes", t.nodes},
+                              {"compute_nodes", t.compute},
+                              {"collectives", t.collectives},
+                              {"collective_bytes", t.collectiveBytes},
+                              {"sends", t.sends},
+                              {"send_bytes", t.sendBytes},
+                              {"memory_accesses", t.memory},
+                              {"memory_bytes", t.memoryBytes}};
+    if (!footprint.is_null())
+    {
+        summary["footprint"] = footprint;
+    }
+    WriteSummary(cli.Get("summary"), summary);
     return 0;
 }
 

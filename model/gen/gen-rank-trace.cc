@@ -62,6 +62,18 @@ GenRankTrace::AddCompute(const std::string& name,
 }
 
 uint64_t
+GenRankTrace::AddMemory(const std::string& name,
+                        bool store,
+                        uint64_t bytes,
+                        const std::vector<GenNodeRef>& deps)
+{
+    EtNode& node =
+        Append(store ? EtNodeType::MEM_STORE_NODE : EtNodeType::MEM_LOAD_NODE, name, deps);
+    node.SetTensorSize(bytes);
+    return node.id;
+}
+
+uint64_t
 GenRankTrace::AddCollective(const std::string& name,
                             EtCollectiveType collective,
                             uint64_t bytes,

@@ -101,6 +101,19 @@ class GenRankTrace
                      const std::vector<GenNodeRef>& deps);
 
     /**
+     * \param name node name
+     * \param store true for a MEM_STORE_NODE (to remote memory), false for a
+     *        MEM_LOAD_NODE (from it)
+     * \param bytes `tensor_size`, the bytes moved
+     * \param deps nodes that must finish first
+     * \return the new node's id
+     */
+    uint64_t AddMemory(const std::string& name,
+                       bool store,
+                       uint64_t bytes,
+                       const std::vector<GenNodeRef>& deps);
+
+    /**
      * \param id a node added earlier
      * \return the node, to set further attributes
      */

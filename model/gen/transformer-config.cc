@@ -82,6 +82,39 @@ ToString(DpSharding sharding)
     }
 }
 
+Recompute
+ParseRecompute(const std::string& text)
+{
+    if (text == "none")
+    {
+        return Recompute::NONE;
+    }
+    if (text == "selective")
+    {
+        return Recompute::SELECTIVE;
+    }
+    if (text == "full")
+    {
+        return Recompute::FULL;
+    }
+    throw InputError("--recompute: unknown recomputation '" + text +
+                     "' (use none, selective or full)");
+}
+
+std::string
+ToString(Recompute recompute)
+{
+    switch (recompute)
+    {
+    case Recompute::SELECTIVE:
+        return "selective";
+    case Recompute::FULL:
+        return "full";
+    default:
+        return "none";
+    }
+}
+
 void
 TransformerConfig::Validate() const
 {
@@ -157,6 +190,11 @@ TransformerConfig::Validate() const
         {
             throw InputError("--sharding: fsdp is not supported with --experts");
         }
+    }
+    if (memoryExpansion && hbmBytes == 0)
+    {
+        throw InputError("--memory-expansion: needs --hbm, the capacity that decides what is "
+                         "offloaded");
     }
     device.Validate();
 }

@@ -40,6 +40,32 @@ std::string ToString(DpSharding sharding);
 
 /**
  * \ingroup mlfabric-gen
+ * Which activations the backward pass recomputes instead of keeping them from the
+ * forward pass (Korthikanti et al., "Reducing Activation Recomputation in Large
+ * Transformer Models", MLSys'23).
+ */
+enum class Recompute
+{
+    NONE,      //!< every activation is kept
+    SELECTIVE, //!< the attention scores, softmax and its dropout are recomputed
+    FULL,      //!< only each layer's input is kept; the whole forward is rerun
+};
+
+/**
+ * \ingroup mlfabric-gen
+ * \param text none, selective or full
+ * \return the recomputation
+ * \throws InputError naming --recompute otherwise
+ */
+Recompute ParseRecompute(const std::string& text);
+/**
+ * \ingroup mlfabric-gen
+ * \param recompute a recomputation \return none, selective or full
+ */
+std::string ToString(Recompute recompute);
+
+/**
+ * \ingroup mlfabric-gen
  * A GPT-like decoder-only model and how its training is parallelized.
  */
 struct TransformerConfig
@@ -64,6 +90,9 @@ struct TransformerConfig
     DpSharding sharding{DpSharding::NONE}; //!< data-parallel scheme
     uint64_t bucketBytes{25ull << 20};     //!< gradient bucket capacity
     uint32_t iterations{1};                //!< training iterations
+    Recompute recompute{Recompute::NONE};  //!< activation recomputation
+    uint64_t hbmBytes{0};                  //!< device memory capacity; 0 = not checked
+    bool memoryExpansion{false};           //!< offload what does not fit to remote memory
     DeviceModel device;                    //!< compute timing
 
     /**
@@ -71,7 +100,8 @@ struct TransformerConfig
      *         not divisible by pp, any size of 0, heads not dividing hidden, tp not
      *         dividing heads, ffn or vocab, global batch not a multiple of micro-batch ×
      *         dp, sequence parallelism with seq not divisible by tp, ep without experts,
-     *         experts not divisible by ep, top-k above experts, fsdp with experts; and
+     *         experts not divisible by ep, top-k above experts, fsdp with experts,
+     *         memory expansion without an HBM capacity; and
      *         sizes beyond the bounds that keep FLOP counts in 64 bits (hidden 65536,
      *         ffn 262144, seq and micro-batch × seq 2^20, vocab 2^21, experts 4096,
      *         top-k 16, layers 65536)

@@ -28,6 +28,8 @@ TransformerCost::TransformerCost(const TransformerConfig& c)
     // Input and output activations, Q/K/V and context shards, scores written and read.
     attention.bytes =
         p * (4 * h * h / t + 2 * tokens * h + 4 * tokens * h / t + 2 * b * a / t * s * s);
+    scores.flops = 4 * b * s * s * h / t;
+    scores.bytes = p * (3 * tokens * h / t + 2 * b * a / t * s * s);
     mlp.flops = 4 * tokens * h * f / t;
     mlp.bytes = p * (2 * h * f / t + 2 * tokens * h + 2 * tokens * f / t);
     experts.flops = k * mlp.flops + 2 * tokens * h * e;

@@ -29,6 +29,9 @@ namespace ns3
  * | | embedding | T·h (position add)                   | V·h / t + s·h                    | | LM
  * head   | 2·T·h·V / t                          | V·h / t + 2h                     |
  *
+ * The attention scores alone (softmax(QKᵀ)·V, rerun by selective recomputation) cost
+ * 4·b·s²·h / t FLOPs and touch Q, K, V and the two score tensors.
+ *
  * (the 3h replicated per block are a row-parallel bias and one LayerNorm; the dense
  * layer totals (4h² + 2hf + 3h + f)/t + 6h). A backward pass costs twice its forward:
  * input and weight gradients. Bytes touched (`tensor_size`) count each matrix
@@ -44,6 +47,7 @@ struct TransformerCost
     ComputeWork experts;   //!< forward of the MoE block on one rank (router included)
     ComputeWork embedding; //!< forward of the embedding (first stage)
     ComputeWork head;      //!< forward of the LM head and loss (last stage)
+    ComputeWork scores;    //!< softmax(QKᵀ)·V alone: what selective recomputation reruns
 
     uint64_t attentionParams; //!< parameters of one attention block on one rank
     uint64_t mlpParams;       //!< parameters of one dense MLP block on one rank

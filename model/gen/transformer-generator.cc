@@ -5,11 +5,14 @@
 
 #include "ns3/gen-names.h"
 #include "ns3/gradient-sync.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/memory-footprint.h"
 #include "ns3/one-f-one-b.h"
 #include "ns3/parallel-layout.h"
 #include "ns3/transformer-cost.h"
 
+#include <map>
 #include <optional>
 
 namespace ns3
@@ -56,6 +59,8 @@ class TransformerRank
         , m_firstStage(m_stage == 0)
         , m_lastStage(m_stage + 1 == config.pp)
         , m_moe(config.experts > 0)
+        , m_offload(
+              PlanOffload(StageFootprint(config, m_stage), config.hbmBytes, config.memoryExpansion))
     {
         ParallelCoordinates c = layout.CoordinatesOf(trace.GetRank());
         if (!m_firstStage)
@@ -119,6 +124,42 @@ class TransformerRank
         m_tail = m_trace.AddCompute(
             m_prefix + name, work, m_config.device.DurationMicros(work), StreamDeps());
         return *m_tail;
+    }
+
+    /** Append the forward of one layer's blocks to the stream (its compute and its TP
+     * and EP collectives), named `<layer>.<block>.<pass>`. */
+    void
+    LayerForward(const std::string& layer, const std::string& pass)
+    {
+        TpGather(layer + ".attn." + pass);
+        Compute(layer + ".attn." + pass, m_cost.attention);
+        TpReduce(layer + ".attn." + pass);
+        TpGather(layer + ".mlp." + pass);
+        if (m_moe)
+        {
+            AllToAll(layer + ".moe.dispatch." + pass);
+            Compute(layer + ".experts." + pass, m_cost.experts);
+            AllToAll(layer + ".moe.combine." + pass);
+        }
+        else
+        {
+            Compute(layer + ".mlp." + pass, m_cost.mlp);
+        }
+        TpReduce(layer + ".mlp." + pass);
+    }
+
+    /** Before a layer's backward: rerun what the forward did not keep. */
+    void
+    Recompute(const std::string& layer)
+    {
+        if (m_config.recompute == Recompute::FULL)
+        {
+            LayerForward(layer, "recompute");
+        }
+        else if (m_config.recompute == Recompute::SELECTIVE)
+        {
+            Compute(layer + ".attn.scores.recompute", m_cost.scores);
+        }
     }
 
     /** Append a blocking collective to the stream. */
@@ -246,21 +287,7 @@ class TransformerRank
         {
             const std::string layer = "layer" + std::to_string(GlobalLayer(l));
             FsdpGather(layer, LayerParams());
-            TpGather(layer + ".attn.fwd");
-            Compute(layer + ".attn.fwd", m_cost.attention);
-            TpReduce(layer + ".attn.fwd");
-            TpGather(layer + ".mlp.fwd");
-            if (m_moe)
-            {
-                AllToAll(layer + ".moe.dispatch.fwd");
-                Compute(layer + ".experts.fwd", m_cost.experts);
-                AllToAll(layer + ".moe.combine.fwd");
-            }
-            else
-            {
-                Compute(layer + ".mlp.fwd", m_cost.mlp);
-            }
-            TpReduce(layer + ".mlp.fwd");
+            LayerForward(layer, "fwd");
         }
         if (m_lastStage)
         {
@@ -268,7 +295,15 @@ class TransformerRank
             TpGather("head.fwd");
             Compute("head.fwd", m_cost.head);
         }
-        else
+        if (m_offload.activationOffloadPerMicroBatch > 0)
+        {
+            // Off the stream: the copy overlaps the next passes.
+            m_activationStores[m] = m_trace.AddMemory(m_prefix + "act.offload.store",
+                                                      true,
+                                                      m_offload.activationOffloadPerMicroBatch,
+                                                      {m_tail});
+        }
+        if (!m_lastStage)
         {
             m_trace.AddSend(m_prefix + "act.send",
                             m_nextStage,
@@ -283,6 +318,14 @@ class TransformerRank
     {
         const bool reduce = lastMicroBatch && m_config.sharding != DpSharding::FSDP;
         const uint64_t p = m_config.precision;
+        if (m_offload.activationOffloadPerMicroBatch > 0)
+        {
+            // Loaded when the backward begins, not prefetched: the stream waits for it.
+            m_startDeps.push_back(m_trace.AddMemory(m_prefix + "act.offload.load",
+                                                    false,
+                                                    m_offload.activationOffloadPerMicroBatch,
+                                                    {m_tail, m_activationStores.at(m)}));
+        }
         if (m_lastStage)
         {
             FsdpGather("head", m_cost.headParams);
@@ -306,6 +349,7 @@ class TransformerRank
         {
             const std::string layer = "layer" + std::to_string(GlobalLayer(l));
             FsdpGather(layer, LayerParams());
+            Recompute(layer);
             TpGather(layer + ".mlp.bwd");
             uint64_t mlp = 0;
             if (m_moe)
@@ -379,8 +423,20 @@ class TransformerRank
             deps.insert(deps.end(), reductions->begin(), reductions->end());
         }
         const ComputeWork work = OptimizerStepOf(dense + expert);
+        const uint64_t offloaded = m_offload.optimizerOffloadBytes;
+        if (offloaded > 0)
+        {
+            // The state comes in for the step and goes back out after it.
+            deps.push_back(m_optimizerStore);
+            deps = {m_trace.AddMemory(it + ".optimizer.load", false, offloaded, deps)};
+        }
         m_tail = m_trace.AddCompute(
             it + ".optimizer.step", work, m_config.device.DurationMicros(work), deps);
+        if (offloaded > 0)
+        {
+            m_optimizerStore =
+                m_trace.AddMemory(it + ".optimizer.store", true, offloaded, {m_tail});
+        }
         for (auto* sync : {&*m_dense, &*m_expert})
         {
             for (uint64_t gather : sync->GatherParameters(*m_tail))
@@ -390,25 +446,28 @@ class TransformerRank
         }
     }
 
-    const TransformerConfig& m_config;      //!< parameters
-    const TransformerCost& m_cost;          //!< per-block figures
-    const RankGroups& m_groups;             //!< this rank's groups
-    GenRankTrace& m_trace;                  //!< this rank's trace
-    uint32_t m_stage;                       //!< pipeline stage
-    uint32_t m_microBatches;                //!< M
-    uint32_t m_layers;                      //!< layers of this stage
-    bool m_firstStage;                      //!< holds the embedding
-    bool m_lastStage;                       //!< holds the LM head
-    bool m_moe;                             //!< MLP blocks are mixtures of experts
-    uint32_t m_previousStage{0};            //!< rank of the same position one stage up
-    uint32_t m_nextStage{0};                //!< rank of the same position one stage down
-    uint32_t m_iteration{0};                //!< iteration being built
-    std::string m_prefix;                   //!< node name prefix of the current step
-    GenNodeRef m_tail;                      //!< last node on the device stream
-    std::vector<GenNodeRef> m_startDeps;    //!< also awaited by the next stream node
-    std::optional<GradientSync> m_dense;    //!< DP reduction of dense gradients
-    std::optional<GradientSync> m_expert;   //!< DP reduction of expert gradients
-    std::vector<uint64_t> m_fsdpReductions; //!< FSDP reduce-scatters this iteration
+    const TransformerConfig& m_config;               //!< parameters
+    const TransformerCost& m_cost;                   //!< per-block figures
+    const RankGroups& m_groups;                      //!< this rank's groups
+    GenRankTrace& m_trace;                           //!< this rank's trace
+    uint32_t m_stage;                                //!< pipeline stage
+    uint32_t m_microBatches;                         //!< M
+    uint32_t m_layers;                               //!< layers of this stage
+    bool m_firstStage;                               //!< holds the embedding
+    bool m_lastStage;                                //!< holds the LM head
+    bool m_moe;                                      //!< MLP blocks are mixtures of experts
+    uint32_t m_previousStage{0};                     //!< rank of the same position one stage up
+    uint32_t m_nextStage{0};                         //!< rank of the same position one stage down
+    uint32_t m_iteration{0};                         //!< iteration being built
+    std::string m_prefix;                            //!< node name prefix of the current step
+    GenNodeRef m_tail;                               //!< last node on the device stream
+    std::vector<GenNodeRef> m_startDeps;             //!< also awaited by the next stream node
+    std::optional<GradientSync> m_dense;             //!< DP reduction of dense gradients
+    std::optional<GradientSync> m_expert;            //!< DP reduction of expert gradients
+    std::vector<uint64_t> m_fsdpReductions;          //!< FSDP reduce-scatters this iteration
+    OffloadPlan m_offload;                           //!< what this stage keeps in remote memory
+    std::map<uint32_t, uint64_t> m_activationStores; //!< micro-batch → its offload store
+    GenNodeRef m_optimizerStore;                     //!< the previous step's optimizer store
 };
 
 } // namespace
@@ -417,6 +476,12 @@ GenWorkload
 GenerateTransformer(const TransformerConfig& config)
 {
     config.Validate();
+    const OffloadPlan device =
+        PlanOffload(DeviceFootprint(config), config.hbmBytes, config.memoryExpansion);
+    if (!device.feasible)
+    {
+        throw InputError("--hbm: " + device.reason);
+    }
     const ParallelLayout layout(config.tp, config.dp, config.pp, config.ep);
     const TransformerCost cost(config);
     GenWorkload workload("transformer", config.npus);
@@ -443,6 +508,16 @@ GenerateTransformer(const TransformerConfig& config)
              {"iterations", std::to_string(config.iterations)}})
     {
         workload.AddParameter(name, value);
+    }
+    // Written only when set, so that workloads generated without them stay byte-identical.
+    if (config.recompute != Recompute::NONE)
+    {
+        workload.AddParameter("recompute", ToString(config.recompute));
+    }
+    if (config.hbmBytes > 0)
+    {
+        workload.AddParameter("hbm", std::to_string(config.hbmBytes));
+        workload.AddParameter("memory-expansion", config.memoryExpansion ? "1" : "0");
     }
     workload.AddParameter("peak-tflops", config.device.peakTflops);
     workload.AddParameter("efficiency", config.device.efficiency);

@@ -35,10 +35,18 @@ namespace ns3
  * micro-batch. An optimizer step ends each iteration; the next iteration starts after
  * it and, for a sharded optimizer, after the parameter all-gathers.
  *
+ * Recomputation reruns, before each layer's backward, its whole forward with its TP and
+ * EP collectives (full) or the attention scores (selective). With an HBM capacity, each
+ * stage's MemoryFootprint must fit; with memory expansion, what does not (PlanOffload)
+ * becomes MEM_LOAD / MEM_STORE nodes: the optimizer state loaded before and stored
+ * after each step, and a share of each micro-batch's activations stored after its
+ * forward (off the stream) and loaded when its backward begins (the stream waits).
+ *
  * \param config the parameters, validated here
  * \return the workload, groups named in the comm-group file in the order TP, DP,
  *         expert DP, EP
- * \throws InputError for invalid parameters
+ * \throws InputError for invalid parameters, and naming --hbm for a configuration
+ *         that does not fit
  */
 GenWorkload GenerateTransformer(const TransformerConfig& config);
 
