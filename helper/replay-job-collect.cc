@@ -42,9 +42,16 @@ CollectReplayJob(const ReplayJob& job)
         record.chunks = c.plan->chunkCount;
         record.start = c.firstIssue;
         record.end = c.lastFinish;
+        record.lastIssue = c.lastIssue;
+        record.rankMax = c.rankTimeMax;
+        record.rankMean =
+            c.finished > 0 ? c.rankTimeTotal / static_cast<int64_t>(c.finished) : Time();
+        record.kind = c.kind;
         out.collectives.push_back(record);
     }
+    out.sends = engine->GetSends();
     out.notes = engine->GetNotes();
+    out.groupPlans = engine->DescribeGroups();
     out.groups =
         (job.fileGroups > 0 ? commGroupPath + " (" + std::to_string(job.fileGroups) + " groups)"
                             : std::string("none from a file")) +

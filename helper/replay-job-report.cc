@@ -112,6 +112,10 @@ PrintReplayJobTables(std::ostream& out,
         out << "job " << job.name << ": " << job.workload << ", " << job.ranks.size()
             << " ranks on NPUs " << FormatNpuList(job.npus) << " (dimensions "
             << DimensionText(job.dimensions) << "), groups " << job.groups << "\n";
+        for (const std::string& line : job.groupPlans)
+        {
+            out << "  " << line << "\n";
+        }
     }
 
     out << "\n"
@@ -265,6 +269,7 @@ ReplayJobsToJson(const ReplayRunConfig& config, const ReplayResult& r)
         j["npus"] = job.npus;
         j["dimensions"] = job.dimensions;
         j["groups"] = job.groups;
+        j["group_plans"] = job.groupPlans;
         j["completed"] = job.completed;
         j["nodes"] = job.nodes;
         j["finish_ns"] = Ns(f.finish);

@@ -25,6 +25,18 @@ AddTraceProcessGroups(const std::vector<std::shared_ptr<const EtTrace>>& traces,
             }
         }
     }
+    // A generated workload names each group's parallelism kind in its metadata, the same
+    // in every rank's file.
+    if (!traces.empty())
+    {
+        for (const auto& attr : traces.front()->GetMetadata().attr())
+        {
+            if (attr.name() == "comm_group_kinds" && attr.has_string_val())
+            {
+                groups.LoadKinds(attr.string_val(), traces.front()->GetPath());
+            }
+        }
+    }
 }
 
 void

@@ -15,7 +15,13 @@ const char* const kRankCsvHeader =
     "cpu_ns,remote_memory_ns,nodes,collectives,sends,receives,bytes_sent,bytes_received";
 
 const char* const kCollectiveCsvHeader =
-    "id,type,bytes,group,sequence,ranks,finished_ranks,algorithm,chunks,start_ns,end_ns";
+    "id,type,bytes,group,sequence,ranks,finished_ranks,algorithm,chunks,start_ns,end_ns,kind,"
+    "issue_skew_ns,rank_mean_ns,rank_max_ns";
+
+const char* const kSendCsvHeader = "src,dst,tag,bytes,issue_ns,arrival_ns";
+
+const char* const kKindCsvHeader = "kind,count,bytes,slowest_rank_ns,mean_rank_ns,issue_skew_ns,"
+                                   "unfinished";
 
 namespace
 {
@@ -216,6 +222,10 @@ CollectiveToJson(const ReplayCollectiveRecord& c)
     j["chunks"] = c.chunks;
     j["start_ns"] = Ns(c.start);
     j["end_ns"] = Ns(c.end);
+    j["kind"] = c.kind;
+    j["issue_skew_ns"] = Ns(c.lastIssue - c.start);
+    j["rank_mean_ns"] = Ns(c.rankMean);
+    j["rank_max_ns"] = Ns(c.rankMax);
     return j;
 }
 
@@ -272,7 +282,119 @@ WriteCollectiveCsvRow(std::ostream& out, const ReplayCollectiveRecord& c)
     out << c.id << "," << ToString(c.type) << "," << c.bytes << "," << CsvField(GroupName(c.group))
         << "," << c.sequence << "," << c.ranks << "," << c.finishedRanks << ","
         << CsvField(c.algorithm) << "," << c.chunks << "," << Format("%.3f", Ns(c.start)) << ","
-        << Format("%.3f", Ns(c.end)) << "\n";
+        << Format("%.3f", Ns(c.end)) << "," << CsvField(c.kind) << ","
+        << Format("%.3f", Ns(c.lastIssue - c.start)) << "," << Format("%.3f", Ns(c.rankMean)) << ","
+        << Format("%.3f", Ns(c.rankMax)) << "\n";
+}
+
+void
+WriteSendCsvRow(std::ostream& out, const ReplaySendRecord& s)
+{
+    out << s.src << "," << s.dst << "," << s.tag << "," << s.bytes << ","
+        << Format("%.3f", Ns(s.issue)) << ","
+        << (s.arrived ? Format("%.3f", Ns(s.arrival)) : std::string()) << "\n";
+}
+
+void
+WriteKindCsvRow(std::ostream& out, const ReplayKindTotal& t)
+{
+    out << CsvField(t.kind) << "," << t.count << "," << t.bytes << ","
+        << Format("%.3f", Ns(t.slowest)) << "," << Format("%.3f", Ns(t.mean)) << ","
+        << Format("%.3f", Ns(t.skew)) << "," << t.unfinished << "\n";
+}
+
+nlohmann::json
+SendToJson(const ReplaySendRecord& s)
+{
+    nlohmann::json j = nlohmann::json::object();
+    j["src"] = s.src;
+    j["dst"] = s.dst;
+    j["tag"] = s.tag;
+    j["bytes"] = s.bytes;
+    j["issue_ns"] = Ns(s.issue);
+    j["arrival_ns"] = s.arrived ? nlohmann::json(Ns(s.arrival)) : nlohmann::json();
+    return j;
+}
+
+nlohmann::json
+KindsToJson(const std::vector<ReplayKindTotal>& totals)
+{
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& t : totals)
+    {
+        j.push_back({{"kind", t.kind},
+                     {"count", t.count},
+                     {"bytes", t.bytes},
+                     {"slowest_rank_ns", Ns(t.slowest)},
+                     {"mean_rank_ns", Ns(t.mean)},
+                     {"issue_skew_ns", Ns(t.skew)},
+                     {"unfinished", t.unfinished}});
+    }
+    return j;
+}
+
+void
+PrintSendsAndKinds(std::ostream& out,
+                   const std::vector<ReplaySendRecord>& sends,
+                   const std::vector<ReplayKindTotal>& totals,
+                   size_t limit)
+{
+    if (!sends.empty())
+    {
+        out << "\n"
+            << Format("%6s %6s %12s %12s %12s %12s %12s\n",
+                      "src",
+                      "dst",
+                      "tag",
+                      "bytes",
+                      "issue(us)",
+                      "arrival(us)",
+                      "time(us)");
+        for (size_t i = 0; i < sends.size() && i < limit; ++i)
+        {
+            const auto& s = sends[i];
+            out << Format("%6u %6u %12lld %12llu %12.3f %12s %12s\n",
+                          s.src,
+                          s.dst,
+                          static_cast<long long>(s.tag),
+                          static_cast<unsigned long long>(s.bytes),
+                          Us(s.issue),
+                          s.arrived ? Format("%.3f", Us(s.arrival)).c_str() : "-",
+                          s.arrived ? Format("%.3f", Us(s.arrival - s.issue)).c_str()
+                                    : "unfinished");
+        }
+        if (sends.size() > limit)
+        {
+            out << "  ... " << sends.size() - limit
+                << " more sends (all of them with --csv or --summary)\n";
+        }
+    }
+    if (totals.empty())
+    {
+        return;
+    }
+    out << "\n"
+        << Format("%-8s %8s %16s %16s %16s %14s\n",
+                  "kind",
+                  "count",
+                  "bytes",
+                  "slowest(us)",
+                  "mean(us)",
+                  "skew(us)");
+    for (const auto& t : totals)
+    {
+        out << Format(
+            "%-8s %8llu %16llu %16.3f %16.3f %14.3f%s\n",
+            t.kind.c_str(),
+            static_cast<unsigned long long>(t.count),
+            static_cast<unsigned long long>(t.bytes),
+            Us(t.slowest),
+            Us(t.mean),
+            Us(t.skew),
+            t.unfinished > 0
+                ? Format("  %llu unfinished", static_cast<unsigned long long>(t.unfinished)).c_str()
+                : "");
+    }
 }
 
 } // namespace replayfmt

@@ -5,6 +5,7 @@
 #define MLFABRIC_REPLAY_REPORT_FORMAT_H
 
 #include "ns3/nstime.h"
+#include "ns3/replay-kind-totals.h"
 #include "ns3/replay-run.h"
 
 #include <nlohmann/json.hpp>
@@ -117,6 +118,50 @@ void WriteRankCsvRow(std::ostream& out, const ReplayRankStats& s);
  * \param c the collective
  */
 void WriteCollectiveCsvRow(std::ostream& out, const ReplayCollectiveRecord& c);
+
+/** The CSV header of a send row (WriteSendCsvRow). */
+extern const char* const kSendCsvHeader;
+
+/** The CSV header of a parallelism-kind row (WriteKindCsvRow). */
+extern const char* const kKindCsvHeader;
+
+/**
+ * Write one point-to-point send as a CSV line, times in ns.
+ * \param out the file
+ * \param s the send
+ */
+void WriteSendCsvRow(std::ostream& out, const ReplaySendRecord& s);
+
+/**
+ * Write the totals of one parallelism kind as a CSV line, times in ns.
+ * \param out the file
+ * \param t the totals
+ */
+void WriteKindCsvRow(std::ostream& out, const ReplayKindTotal& t);
+
+/**
+ * \param s one send
+ * \return its --summary object: src, dst, tag, bytes, issue_ns, arrival_ns
+ */
+nlohmann::json SendToJson(const ReplaySendRecord& s);
+
+/**
+ * \param totals the totals per parallelism kind
+ * \return them as a --summary array
+ */
+nlohmann::json KindsToJson(const std::vector<ReplayKindTotal>& totals);
+
+/**
+ * Print the point-to-point sends (at most \p limit) and the totals per parallelism kind.
+ * \param out the stream
+ * \param sends the sends
+ * \param totals the totals per kind
+ * \param limit most sends printed
+ */
+void PrintSendsAndKinds(std::ostream& out,
+                        const std::vector<ReplaySendRecord>& sends,
+                        const std::vector<ReplayKindTotal>& totals,
+                        size_t limit);
 
 /** @} */
 

@@ -26,7 +26,12 @@ PrintReplayTables(std::ostream& out,
         << " nodes) on " << r.fabricName << "\n";
     out << "network: " << r.network << "\n";
     out << "system:  " << r.system << "\n";
-    out << "groups:  " << r.groups << "\n\n";
+    out << "groups:  " << r.groups << "\n";
+    for (const std::string& line : r.groupPlans)
+    {
+        out << "  " << line << "\n";
+    }
+    out << "\n";
 
     out << Format("%6s %14s %14s %14s %14s %14s %14s %14s\n",
                   "rank",
@@ -52,30 +57,36 @@ PrintReplayTables(std::ostream& out,
     }
 
     out << "\n"
-        << Format("%6s %-15s %12s %6s %-20s %6s %12s %12s %12s\n",
+        << Format("%6s %-15s %12s %6s %-5s %-20s %6s %12s %12s %12s %12s %12s\n",
                   "coll",
                   "type",
                   "bytes",
                   "group",
+                  "kind",
                   "algorithm",
                   "chunks",
                   "start(us)",
                   "end(us)",
-                  "time(us)");
+                  "time(us)",
+                  "rank-max(us)",
+                  "skew(us)");
     for (size_t i = 0; i < r.collectives.size() && i < maxCollectives; ++i)
     {
         const auto& c = r.collectives[i];
         const bool done = c.finishedRanks == c.ranks;
-        out << Format("%6u %-15s %12llu %6s %-20s %6u %12.3f %12s %12s\n",
+        out << Format("%6u %-15s %12llu %6s %-5s %-20s %6u %12.3f %12s %12s %12s %12.3f\n",
                       c.id,
                       ToString(c.type).c_str(),
                       static_cast<unsigned long long>(c.bytes),
                       GroupName(c.group).c_str(),
+                      c.kind.c_str(),
                       c.algorithm.c_str(),
                       c.chunks,
                       Us(c.start),
                       done ? Format("%.3f", Us(c.end)).c_str() : "-",
-                      done ? Format("%.3f", Us(c.end - c.start)).c_str() : "unfinished");
+                      done ? Format("%.3f", Us(c.end - c.start)).c_str() : "unfinished",
+                      done ? Format("%.3f", Us(c.rankMax)).c_str() : "-",
+                      Us(c.lastIssue - c.start));
     }
     if (r.collectives.size() > maxCollectives)
     {
@@ -86,6 +97,7 @@ PrintReplayTables(std::ostream& out,
     {
         out << "  (no collectives)\n";
     }
+    PrintSendsAndKinds(out, r.sends, TotalReplayKinds(r.collectives, r.sends), maxCollectives);
 
     if (!r.notes.empty())
     {
@@ -146,8 +158,16 @@ ReplayToJson(const ReplayRunConfig& config, const ReplayResult& r)
     nlohmann::json summary = RunToJson(config, r);
     summary["workload"] = config.workload;
     summary["groups"] = r.groups;
+    summary["group_plans"] = r.groupPlans;
     summary["ranks"] = std::move(ranks);
     summary["collectives"] = std::move(collectives);
+    nlohmann::json sends = nlohmann::json::array();
+    for (const auto& send : r.sends)
+    {
+        sends.push_back(SendToJson(send));
+    }
+    summary["sends"] = std::move(sends);
+    summary["kinds"] = KindsToJson(TotalReplayKinds(r.collectives, r.sends));
     summary["notes"] = NotesToJson(r.notes);
     return summary;
 }
@@ -185,6 +205,28 @@ WriteReplayCsv(const std::string& path, const ReplayResult& r)
     if (!coll)
     {
         throw InputError(collectivesPath + ": cannot write the CSV file");
+    }
+    const std::string sendsPath = CsvSibling(path, "sends");
+    std::ofstream sends = OpenCsv(sendsPath);
+    sends << kSendCsvHeader << "\n";
+    for (const auto& s : r.sends)
+    {
+        WriteSendCsvRow(sends, s);
+    }
+    if (!sends)
+    {
+        throw InputError(sendsPath + ": cannot write the CSV file");
+    }
+    const std::string kindsPath = CsvSibling(path, "kinds");
+    std::ofstream kinds = OpenCsv(kindsPath);
+    kinds << kKindCsvHeader << "\n";
+    for (const auto& t : TotalReplayKinds(r.collectives, r.sends))
+    {
+        WriteKindCsvRow(kinds, t);
+    }
+    if (!kinds)
+    {
+        throw InputError(kindsPath + ": cannot write the CSV file");
     }
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/invariant-options.h"
 #include "ns3/network-stats.h"
 #include "ns3/nstime.h"
+#include "ns3/replay-engine.h"
 #include "ns3/replay-rank-stats.h"
 #include "ns3/replay-trace-check.h"
 
@@ -37,6 +38,10 @@ struct ReplayCollectiveRecord
     uint32_t chunks{0};                             //!< chunks it was split into
     Time start;                                     //!< the first rank issued it
     Time end;                                       //!< it finished on the last rank
+    Time lastIssue;   //!< the last rank issued it: lastIssue - start is the group's skew
+    Time rankMean;    //!< mean over finished ranks of each one's issue-to-finish time
+    Time rankMax;     //!< the longest issue-to-finish time of a rank
+    std::string kind; //!< parallelism kind: tp, dp, pp, ep, world or group
 };
 
 /**
@@ -51,8 +56,10 @@ struct ReplayJobResult
     std::vector<uint32_t> dimensions;                //!< its collectives' dimensions
     std::vector<ReplayRankStats> ranks;              //!< per rank of the job
     std::vector<ReplayCollectiveRecord> collectives; //!< per collective of the job, by id
+    std::vector<ReplaySendRecord> sends;             //!< per point-to-point send of the job
     ReplayNotes notes;                               //!< nodes replayed by their duration
     std::string groups;                              //!< description of its groups
+    std::vector<std::string> groupPlans;             //!< how each group's collectives run
     uint64_t nodes{0};                               //!< nodes of all its ranks
     bool completed{false};                           //!< every rank of the job finished
     Time alone; //!< its finish when run alone on the same NPUs, if measured; else zero
@@ -66,14 +73,16 @@ struct ReplayResult
 {
     std::vector<ReplayRankStats> ranks;              //!< per rank; single workload only
     std::vector<ReplayCollectiveRecord> collectives; //!< per collective, by id; single only
+    std::vector<ReplaySendRecord> sends;             //!< point-to-point sends; single only
     std::vector<ReplayJobResult> jobs;               //!< per job; multi-job runs only
-    ReplayNotes notes;                               //!< nodes replayed by their duration
-    std::vector<std::string> warnings;               //!< ignored configuration keys
-    std::vector<std::string> stuck;                  //!< why unfinished ranks could not go on
-    bool completed{false};                           //!< every rank finished
-    bool interrupted{false};                         //!< stopped by the stop flag
-    bool timedOut{false};                            //!< stopped by the time limit
-    std::string networkFailure; //!< packet level: the run guard's report, if it stopped it
+    std::vector<std::string> groupPlans; //!< how each group's collectives run; single only
+    ReplayNotes notes;                   //!< nodes replayed by their duration
+    std::vector<std::string> warnings;   //!< ignored configuration keys
+    std::vector<std::string> stuck;      //!< why unfinished ranks could not go on
+    bool completed{false};               //!< every rank finished
+    bool interrupted{false};             //!< stopped by the stop flag
+    bool timedOut{false};                //!< stopped by the time limit
+    std::string networkFailure;          //!< packet level: the run guard's report, if it stopped it
     std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
     InvariantReport invariants; //!< packet level, with an invariant period: what the checks found
     Time simulated;             //!< last rank's finish, or the stop time

@@ -236,8 +236,10 @@ ReplaySession::Collect()
         }
         result.ranks = std::move(collected.ranks);
         result.collectives = std::move(collected.collectives);
+        result.sends = std::move(collected.sends);
         result.notes = std::move(collected.notes);
         result.groups = std::move(collected.groups);
+        result.groupPlans = std::move(collected.groupPlans);
     }
     result.interrupted = !result.completed && m_progress->WasInterrupted();
     result.timedOut = !result.completed && !result.interrupted && result.networkFailure.empty() &&

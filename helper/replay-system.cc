@@ -72,6 +72,10 @@ DescribeReplaySystem(const SystemConfig& c)
          << ", reduce-scatter " << DescribeImplementation(c.reduceScatterImplementation)
          << ", all-gather " << DescribeImplementation(c.allGatherImplementation) << ", all-to-all "
          << DescribeImplementation(c.allToAllImplementation);
+    if (c.groupDecomposition == GroupDecompositionMode::MemberRing)
+    {
+        text << ", groups as one ring over their members (group-decomposition member-ring)";
+    }
     if (c.localMemBwGBps > 0)
     {
         text << ", local-mem-bw " << c.localMemBwGBps << " GB/s";

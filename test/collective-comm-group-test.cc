@@ -4,7 +4,9 @@
 // Communicator groups: ASTRA-sim's --comm-group-configuration JSON, process-group
 // METADATA values from PyTorch traces, pg_name lookup and their errors.
 #include "ns3/comm-group-table.h"
+#include "ns3/gen-comm-groups.h"
 #include "ns3/input-error.h"
+#include "ns3/parallelism-kind.h"
 
 #include <gtest/gtest.h>
 
@@ -72,6 +74,37 @@ TEST(CommGroup, ReadsPyTorchProcessGroupMetadata)
     EXPECT_EQ(table.GetGroupCount(), 3U);
     EXPECT_EQ(table.Lookup("0", "x")->GetSize(), 8U);
     EXPECT_EQ(table.Lookup("2", "x")->GetRanks(), (std::vector<uint32_t>{2, 3}));
+    // pg_desc names the kind.
+    EXPECT_EQ(table.Lookup("0", "x")->GetKind(), "world");
+    EXPECT_EQ(table.Lookup("2", "x")->GetKind(), "tp");
+}
+
+TEST(CommGroup, KindsFromDescriptionsAndTheGenerator)
+{
+    EXPECT_EQ(ParallelismKindOf("TENSOR_MODEL_PARALLEL_GROUP"), "tp");
+    EXPECT_EQ(ParallelismKindOf("PIPELINE_MODEL_PARALLEL_GROUP"), "pp");
+    EXPECT_EQ(ParallelismKindOf("DATA_PARALLEL_GROUP_WITH_CP"), "dp");
+    EXPECT_EQ(ParallelismKindOf("EXPERT_MODEL_PARALLEL_GROUP"), "ep");
+    EXPECT_EQ(ParallelismKindOf("EXPERT_DATA_PARALLEL_GROUP"), "dp");
+    EXPECT_EQ(ParallelismKindOf("EP"), "ep");
+    EXPECT_EQ(ParallelismKindOf("undefined"), "");
+
+    GenCommGroups gen;
+    EXPECT_EQ(gen.Register({0, 1}, "tp"), "1");
+    EXPECT_EQ(gen.Register({0, 2}, "dp"), "2");
+    EXPECT_EQ(gen.Register({2, 0}, "ep"), "2"); // the same ranks: one group of both kinds
+    EXPECT_EQ(gen.Register({1, 3}), "3");
+    EXPECT_EQ(gen.KindsJson(), R"({"1": "tp", "2": "dp+ep"})");
+
+    CommGroupTable table(4);
+    table.LoadJson(gen.ToJson(), "gen.comm-groups.json");
+    table.LoadKinds(gen.KindsJson(), "gen.0.et");
+    EXPECT_EQ(table.Lookup("1", "x")->GetKind(), "tp");
+    EXPECT_EQ(table.Lookup("2", "x")->GetKind(), "dp+ep");
+    EXPECT_EQ(ReportedKind(table.Lookup("3", "x").get(), 4), "group");
+    EXPECT_EQ(ReportedKind(nullptr, 4), "world");
+    ExpectInputError([&] { table.LoadKinds(R"({"1": 2})", "gen.0.et"); },
+                     "gen.0.et: comm_group_kinds: the kind of group \"1\" is not a string");
 }
 
 TEST(CommGroup, RejectsBadGroupsNamingFileLineAndGroup)

@@ -4,6 +4,7 @@
 // ASTRA-sim's decomposition of collectives: chunking, phases per dimension, sizes,
 // localBWAware and baseline all-reduce, groups, and the configurations it cannot run.
 #include "ns3/collective-planner.h"
+#include "ns3/group-decomposition.h"
 #include "ns3/input-error.h"
 
 #include <gtest/gtest.h>
@@ -191,10 +192,11 @@ TEST(CollectivePlan, DimensionsAreStridedByLowerDimensions)
     EXPECT_EQ(t.RankAt(13, 1, 7), 29U);
 }
 
-TEST(CollectivePlan, SubGroupsRunOneRingOverSortedMembers)
+TEST(CollectivePlan, MemberRingModeRunsOneRingOverSortedMembers)
 {
-    CollectivePlanner planner(Config("halvingDoubling", CollectiveOptimization::LocalBwAware, 2, 2),
-                              {4, 4});
+    auto config = Config("halvingDoubling", CollectiveOptimization::LocalBwAware, 2, 2);
+    config.groupDecomposition = GroupDecompositionMode::MemberRing;
+    CollectivePlanner planner(config, {4, 4});
     auto r = Request(CollectiveType::AllReduce, 1 << 20);
     r.group = std::make_shared<const CommGroup>("7", std::vector<uint32_t>{9, 1, 5});
     auto plan = planner.Plan(r);
@@ -217,6 +219,94 @@ TEST(CollectivePlan, SubGroupsRunOneRingOverSortedMembers)
     auto world = planner.Plan(r);
     EXPECT_FALSE(world->topology->IsMemberRing());
     EXPECT_EQ(world->phases.size(), 3U);
+}
+
+TEST(CollectivePlan, GroupsRunOverTheDimensionsTheySpan)
+{
+    // 4 NPUs per server (dimension 0) x 4 servers. TP = 2, DP = 4, as the generator
+    // places them: TP groups {0,1}, ...; DP groups {0,2,4,...,14}, ...
+    auto config = Config("halvingDoubling", CollectiveOptimization::LocalBwAware, 2, 2);
+    config.endpointDelayNs = 25;
+    CollectivePlanner planner(config, {4, 4});
+    auto r = Request(CollectiveType::AllReduce, 1 << 20);
+
+    r.group = std::make_shared<const CommGroup>("1", std::vector<uint32_t>{0, 1});
+    auto tp = planner.Plan(r);
+    ASSERT_TRUE(tp->topology->IsSubGrid());
+    EXPECT_EQ(tp->handoffNs, 25U);
+    EXPECT_TRUE(tp->notes.empty());
+    ExpectPhases(*tp, {{CollectiveType::AllReduce, 0, 524288, 524288, QueueClass::FirstVisit}});
+    EXPECT_EQ(tp->phases[0].algorithm.algorithm, CollectiveAlgorithm::HalvingDoubling);
+    EXPECT_EQ(tp->topology->GetSize(0), 2U);
+    EXPECT_EQ(tp->topology->GetSize(1), 1U);
+
+    // Two NPUs of each server, four servers: reduce-scatter inside, all-reduce across,
+    // all-gather inside, with halving-doubling on both.
+    r.group =
+        std::make_shared<const CommGroup>("5", std::vector<uint32_t>{0, 2, 4, 6, 8, 10, 12, 14});
+    auto dp = planner.Plan(r);
+    ASSERT_TRUE(dp->topology->IsSubGrid());
+    ExpectPhases(*dp,
+                 {{CollectiveType::ReduceScatter, 0, 524288, 262144, QueueClass::FirstVisit},
+                  {CollectiveType::AllReduce, 1, 262144, 262144, QueueClass::FirstVisit},
+                  {CollectiveType::AllGather, 0, 262144, 524288, QueueClass::SecondVisit}});
+    EXPECT_EQ(dp->topology->RankAt(6, 0, 0), 4U);
+    EXPECT_EQ(dp->topology->RankAt(6, 1, 3), 14U);
+    EXPECT_EQ(dp->topology->IndexOf(10, 0), 1U);
+    EXPECT_EQ(dp->topology->IndexOf(10, 1), 2U);
+    EXPECT_FALSE(dp->topology->Contains(1));
+
+    // One NPU of each server: the scale-out dimension alone.
+    r.group = std::make_shared<const CommGroup>("9", std::vector<uint32_t>{3, 7, 11, 15});
+    ExpectPhases(*planner.Plan(r),
+                 {{CollectiveType::AllReduce, 1, 524288, 524288, QueueClass::FirstVisit}});
+}
+
+TEST(CollectivePlan, GroupsSayWhereTheyCannotRunAsConfigured)
+{
+    auto config = Config("halvingDoubling", CollectiveOptimization::LocalBwAware, 2, 2);
+    config.endpointDelayNs = 25;
+    CollectivePlanner planner(config, {4, 4});
+    auto r = Request(CollectiveType::AllReduce, 1 << 20);
+    // Three ranks of one server: a sub-grid, but halving-doubling needs a power of two.
+    r.group = std::make_shared<const CommGroup>("2", std::vector<uint32_t>{0, 1, 2});
+    auto three = planner.Plan(r);
+    ASSERT_TRUE(three->topology->IsSubGrid());
+    EXPECT_EQ(three->phases[0].algorithm.algorithm, CollectiveAlgorithm::Ring);
+    ASSERT_EQ(three->notes.size(), 1U);
+    EXPECT_NE(three->notes[0].find("needs a power of two, dimension 0 has 3"), std::string::npos)
+        << three->notes[0];
+
+    // {0, 1, 5}: coordinates {0,1} x {0,1} would be four NPUs: no sub-grid.
+    r.group = std::make_shared<const CommGroup>("3", std::vector<uint32_t>{0, 1, 5});
+    auto odd = planner.Plan(r);
+    ASSERT_TRUE(odd->topology->IsMemberRing());
+    EXPECT_EQ(odd->handoffNs, 25U); // the configured endpoint delay, not ASTRA-sim's 10 ns
+    EXPECT_EQ(odd->phases[0].algorithm.algorithm, CollectiveAlgorithm::Ring);
+    ASSERT_EQ(odd->notes.size(), 1U);
+    EXPECT_NE(odd->notes[0].find("no sub-grid of the fabric's dimensions 4x4"), std::string::npos)
+        << odd->notes[0];
+
+    // A list shorter than the dimensions the group spans: ring on the others.
+    CollectivePlanner short1(Config("direct", CollectiveOptimization::Baseline, 2, 1), {4, 4});
+    r.type = CollectiveType::AllToAll;
+    r.group = std::make_shared<const CommGroup>("4", std::vector<uint32_t>{0, 1, 4, 5});
+    auto a2a = short1.Plan(r);
+    ASSERT_EQ(a2a->phases.size(), 2U);
+    EXPECT_EQ(a2a->phases[0].algorithm.algorithm, CollectiveAlgorithm::Direct);
+    EXPECT_EQ(a2a->phases[1].algorithm.algorithm, CollectiveAlgorithm::Ring);
+    ASSERT_EQ(a2a->notes.size(), 1U);
+    EXPECT_NE(a2a->notes[0].find("all-to-all-implementation lists 1 dimension(s)"),
+              std::string::npos);
+
+    // "one*" algorithms flatten the group into one dimension of its members.
+    CollectivePlanner flat(Config("oneHalvingDoubling", CollectiveOptimization::Baseline, 2, 2),
+                           {4, 4});
+    r.type = CollectiveType::AllReduce;
+    auto one = flat.Plan(r);
+    ASSERT_TRUE(one->topology->IsMemberRing());
+    EXPECT_EQ(one->phases[0].algorithm.algorithm, CollectiveAlgorithm::HalvingDoubling);
+    EXPECT_TRUE(one->notes.empty());
 }
 
 TEST(CollectivePlan, NonAstraCollectivesRunOnePhaseOverTheGroup)
@@ -274,4 +364,25 @@ TEST(CollectivePlan, RefusesWhatTheSystemConfigurationCannotRun)
     auto perNode = Config("ring", CollectiveOptimization::Baseline);
     perNode.perNodeCustomImplementation = "map.yaml";
     EXPECT_THROW(CollectivePlanner(perNode, {2, 2, 2}), InputError);
+}
+
+TEST(CollectivePlan, DecomposeGroupFindsSubGrids)
+{
+    // 8 x 4 x 2: TP inside a server, DP across servers and pods.
+    const std::vector<uint32_t> dims{8, 4, 2};
+    auto tp = DecomposeGroup({8, 9, 10, 11}, dims);
+    ASSERT_TRUE(tp.subGrid);
+    EXPECT_EQ(tp.dimensions[0].coordinates, (std::vector<uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(tp.dimensions[1].coordinates, (std::vector<uint32_t>{1}));
+    EXPECT_EQ(tp.dimensions[2].coordinates, (std::vector<uint32_t>{0}));
+    auto dp = DecomposeGroup({5, 13, 21, 29, 37, 45, 53, 61}, dims);
+    ASSERT_TRUE(dp.subGrid);
+    EXPECT_EQ(dp.dimensions[0].size, 1U);
+    EXPECT_EQ(dp.dimensions[1].size, 4U);
+    EXPECT_EQ(dp.dimensions[2].size, 2U);
+    EXPECT_EQ(dp.dimensions[2].stride, 32U);
+    auto no = DecomposeGroup({0, 9}, dims);
+    EXPECT_FALSE(no.subGrid);
+    EXPECT_NE(no.reason.find("span 2x2x1 = 4 NPUs"), std::string::npos) << no.reason;
+    EXPECT_EQ(DimensionsText(dims), "8x4x2");
 }

@@ -428,6 +428,7 @@ TEST(CollectiveSchedule, SubGroupRingUsesMemberOrderAndLocalHandoff)
 {
     auto ring = Network<CongestionUnawareBackend>({{AnalyticalBlock::Ring, 8, kGbps, kLatency}});
     auto config = Config("ring");
+    config.groupDecomposition = GroupDecompositionMode::MemberRing;
     config.endpointDelayNs = 25; // not used: group rings hand off in a fixed 10 ns
     auto group = std::make_shared<const CommGroup>("1", std::vector<uint32_t>{7, 1, 5, 3});
     auto out = RunCollectives(
@@ -444,6 +445,87 @@ TEST(CollectiveSchedule, SubGroupRingUsesMemberOrderAndLocalHandoff)
     {
         EXPECT_EQ(out.sent[r] + out.received[r], 0U);
     }
+}
+
+TEST(CollectiveSchedule, GroupOnTheDimensionsItSpansRunsHierarchically)
+{
+    // Dimension 0: 4 NPUs at 50 GB/s, 500 ns; dimension 1: 4 at 100 GB/s, 200 ns. The
+    // group {0,1} x {0,1} reduce-scatters inside, all-reduces across and all-gathers
+    // inside, each a two-rank ring, with the configured endpoint delay.
+    auto network =
+        Network<CongestionUnawareBackend>({{AnalyticalBlock::FullyConnected, 4, 50.0, 500.0},
+                                           {AnalyticalBlock::FullyConnected, 4, 100.0, 200.0}});
+    const auto config = Config("ring", 1, 1, 2);
+    auto group = std::make_shared<const CommGroup>("1", std::vector<uint32_t>{0, 1, 4, 5});
+    const uint64_t d = kMiB;
+    auto out = RunCollectives(
+        network, config, {Plan(config, {4, 4}, CollectiveType::AllReduce, d, 0, group)});
+    const uint64_t a = RingPhaseNs(1, Delta(d / 2), Red(d / 2));
+    const uint64_t b = RingPhaseNs(2, Delta(d / 4, 1, 100.0, 200.0), Red(d / 4));
+    const uint64_t c = RingPhaseNs(1, Delta(d / 2), 0);
+    for (uint32_t r : {0U, 1U, 4U, 5U})
+    {
+        EXPECT_EQ(out.Finish(r), a + b + c);
+        EXPECT_EQ(out.sent[r], d / 2 + 2 * (d / 4) + d / 2);
+    }
+    for (uint32_t r : {2U, 3U, 6U, 7U, 8U, 15U})
+    {
+        EXPECT_EQ(out.sent[r] + out.received[r], 0U);
+    }
+    // The same group as one ring over its members (ASTRA-sim 2.0) crosses dimension 1
+    // on two of its four steps' links and takes longer.
+    auto flat = config;
+    flat.groupDecomposition = GroupDecompositionMode::MemberRing;
+    auto network2 =
+        Network<CongestionUnawareBackend>({{AnalyticalBlock::FullyConnected, 4, 50.0, 500.0},
+                                           {AnalyticalBlock::FullyConnected, 4, 100.0, 200.0}});
+    auto ring = RunCollectives(
+        network2, flat, {Plan(flat, {4, 4}, CollectiveType::AllReduce, d, 0, group)});
+    EXPECT_GT(ring.Last(), a + b + c);
+}
+
+TEST(CollectiveSchedule, GroupAlgorithmsMatchTheSameAlgorithmOnAWorldOfTheirSize)
+{
+    // Four NPUs of a fully connected dimension of 8 run what a world of 4 runs: the
+    // group's algorithm is the configured one, on its members alone.
+    const uint32_t n = 4;
+    const uint64_t m = kMiB / n;
+    auto group = std::make_shared<const CommGroup>("1", std::vector<uint32_t>{2, 3, 6, 7});
+    for (const std::string name : {"ring", "halvingDoubling", "doubleBinaryTree", "direct"})
+    {
+        SCOPED_TRACE(name);
+        const auto config = Config(name);
+        auto world = RunCollectives(
+            FullyConnected(n), config, {Plan(config, {n}, CollectiveType::AllReduce, kMiB)});
+        auto sub = RunCollectives(FullyConnected(8),
+                                  config,
+                                  {Plan(config, {8}, CollectiveType::AllReduce, kMiB, 0, group)});
+        EXPECT_EQ(sub.Last(), world.Last());
+        EXPECT_EQ(sub.TotalSent(), world.TotalSent());
+        EXPECT_EQ(sub.sent[0] + sub.sent[1] + sub.sent[4] + sub.sent[5], 0U);
+    }
+    // Direct all-to-all of the group: one round of n - 1 messages, closed form.
+    const auto direct = Config("direct");
+    auto a2a = RunCollectives(
+        FullyConnected(8), direct, {Plan(direct, {8}, CollectiveType::AllToAll, kMiB, 0, group)});
+    EXPECT_EQ(a2a.Last(), kE + Delta(m) + kE);
+    EXPECT_EQ(a2a.messages, n * (n - 1));
+    EXPECT_EQ(a2a.TotalSent(), n * (n - 1) * m);
+}
+
+TEST(CollectiveSchedule, GroupAllToAllHierarchicalOverTwoDimensions)
+{
+    // Direct on both dimensions: an all-to-all inside the server, then one across.
+    auto network =
+        Network<CongestionUnawareBackend>({{AnalyticalBlock::FullyConnected, 4, 50.0, 500.0},
+                                           {AnalyticalBlock::FullyConnected, 4, 100.0, 200.0}});
+    const auto config = Config("direct", 1, 1, 2);
+    auto group = std::make_shared<const CommGroup>("1", std::vector<uint32_t>{0, 1, 4, 5});
+    const uint64_t d = kMiB;
+    auto out = RunCollectives(
+        network, config, {Plan(config, {4, 4}, CollectiveType::AllToAll, d, 0, group)});
+    EXPECT_EQ(out.Last(), (kE + Delta(d / 2) + kE) + (kE + Delta(d / 2, 1, 100.0, 200.0) + kE));
+    EXPECT_EQ(out.messages, 4U * 2U);
 }
 
 TEST(CollectiveSchedule, RootedCollectivesAndBarrier)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -65,6 +66,7 @@ struct CollectivePlan
     uint64_t handoffNs{0};  //!< local hand-off before each message and after each receipt
     std::shared_ptr<const CollectiveTopology> topology; //!< the dimensions
     std::vector<CollectivePhaseSpec> phases;            //!< the phases of every chunk
+    std::vector<std::string> notes; //!< where and why it runs other than configured
 
     /** \return the ranks taking part */
     uint32_t

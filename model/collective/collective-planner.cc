@@ -3,6 +3,7 @@
  */
 #include "collective-planner.h"
 
+#include "ns3/group-decomposition.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 
@@ -18,7 +19,7 @@ namespace
 
 /**
  * ASTRA-sim hands every message of a communicator-group ring through its "local"
- * memory path, a fixed 10 ns, instead of endpoint-delay.
+ * memory path, a fixed 10 ns, instead of endpoint-delay (group-decomposition member-ring).
  */
 constexpr uint64_t kMemberRingHandoffNs = 10;
 
@@ -133,6 +134,72 @@ CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) 
         std::make_shared<const CollectiveTopology>(CollectiveTopology::Grid(dims, m_worldSize));
     m_worldTopologies[key] = topology;
     return topology;
+}
+
+std::vector<AlgorithmSpec>
+CollectivePlanner::PlanGroup(CollectivePlan& plan,
+                             const CommGroup& group,
+                             const std::string& where) const
+{
+    const CollectiveType key =
+        plan.type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : plan.type;
+    const auto& algorithms = m_config.GetImplementation(key);
+    if (algorithms.empty())
+    {
+        throw InputError(m_config.source + ": no " + ImplementationKey(key) + " given, needed by " +
+                         ToString(plan.type) + " at " + where);
+    }
+    plan.handoffNs = m_config.GetEndpointDelayNs();
+    const std::string groupName = "group '" + group.GetName() + "'";
+    // A dimension's algorithm that cannot run on the group's part of it becomes a ring,
+    // with a note; a configuration error for the world stays one for groups.
+    auto usable = [&](AlgorithmSpec spec, uint32_t size, const std::string& dimension)
+    {
+        const bool needsPowerOfTwo = spec.algorithm == CollectiveAlgorithm::HalvingDoubling ||
+                                     spec.algorithm == CollectiveAlgorithm::DoubleBinaryTree;
+        if (needsPowerOfTwo && size > 1 && !IsPowerOfTwo(size))
+        {
+            plan.notes.push_back(groupName + ": " + ToString(spec) + " needs a power of two, " +
+                                 dimension + " has " + std::to_string(size) +
+                                 " of its ranks: ring there");
+            spec.algorithm = CollectiveAlgorithm::Ring;
+            spec.window = 0;
+        }
+        return spec;
+    };
+    const GroupDecomposition layout = DecomposeGroup(group.GetRanks(), m_physical);
+    if (algorithms.front().flat || !layout.subGrid)
+    {
+        plan.topology = std::make_shared<const CollectiveTopology>(
+            CollectiveTopology::MemberRing(group.GetRanks()));
+        if (algorithms.front().flat)
+        {
+            return {usable(algorithms.front(), group.GetSize(), "the group")};
+        }
+        plan.notes.push_back(groupName + ": " + layout.reason + ": one ring over its members");
+        return {AlgorithmSpec{}};
+    }
+    plan.topology = std::make_shared<const CollectiveTopology>(
+        CollectiveTopology::SubGrid(layout.dimensions, group.GetRanks()));
+    std::vector<AlgorithmSpec> perDimension;
+    for (uint32_t d = 0; d < layout.dimensions.size(); ++d)
+    {
+        const uint32_t size = layout.dimensions[d].size;
+        const std::string dimension = "dimension " + std::to_string(d);
+        if (d < algorithms.size())
+        {
+            perDimension.push_back(usable(algorithms[d], size, dimension));
+            continue;
+        }
+        if (size > 1)
+        {
+            plan.notes.push_back(groupName + ": " + ImplementationKey(key) + " lists " +
+                                 std::to_string(algorithms.size()) +
+                                 " dimension(s), the group spans " + dimension + ": ring there");
+        }
+        perDimension.push_back(AlgorithmSpec{});
+    }
+    return perDimension;
 }
 
 void
@@ -265,11 +332,17 @@ CollectivePlanner::Plan(const Request& request) const
                          request.where);
     }
 
-    if (subGroup)
+    const bool memberRing = m_config.groupDecomposition == GroupDecompositionMode::MemberRing;
+    std::vector<AlgorithmSpec> groupAlgorithms{AlgorithmSpec{}};
+    if (subGroup && native && !memberRing)
+    {
+        groupAlgorithms = PlanGroup(*plan, *request.group, request.where);
+    }
+    else if (subGroup)
     {
         plan->topology = std::make_shared<const CollectiveTopology>(
             CollectiveTopology::MemberRing(request.group->GetRanks()));
-        plan->handoffNs = kMemberRingHandoffNs;
+        plan->handoffNs = memberRing ? kMemberRingHandoffNs : m_config.GetEndpointDelayNs();
     }
     else
     {
@@ -320,7 +393,7 @@ CollectivePlanner::Plan(const Request& request) const
     {
         if (subGroup)
         {
-            AddNativePhases(*plan, {AlgorithmSpec{}}, {}, request.where);
+            AddNativePhases(*plan, groupAlgorithms, {}, request.where);
         }
         else
         {

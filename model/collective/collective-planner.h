@@ -24,8 +24,17 @@ namespace ns3
  * ASTRA-sim 2.0: chunking by preferred-dataset-splits (a chunk is at least one byte per
  * NPU except for all-gather), one phase per involved dimension of size > 1 (all-gather
  * descending), localBWAware or baseline all-reduce, per-dimension algorithms from the
- * system JSON, "one*" algorithms flattening every NPU into one dimension, and groups
- * smaller than the world running one ring over their sorted members.
+ * system JSON, "one*" algorithms flattening every NPU into one dimension.
+ *
+ * A communicator group smaller than the world runs over the fabric dimensions its
+ * members span (DecomposeGroup), with the system JSON's algorithm of each dimension: a
+ * group inside one dimension runs one phase there, a group spanning several runs
+ * hierarchically (with localBWAware: reduce-scatter on the lower dimensions, all-reduce
+ * on the highest, all-gather back down). A group that is no sub-grid runs one ring over
+ * its sorted members, and a dimension whose algorithm cannot run on the group's part of
+ * it (halving-doubling or a tree on a size that is not a power of two, no entry for the
+ * dimension) runs a ring; the plan's notes say so. With group-decomposition
+ * member-ring, every group runs one ring over its members, ASTRA-sim 2.0's behaviour.
  *
  * The collectives ASTRA-sim does not simulate run as one phase over the group in rank
  * order: BROADCAST as a chain from the root, REDUCE as a chain into the root, GATHER and
@@ -69,6 +78,13 @@ class CollectivePlanner
         return m_worldSize;
     }
 
+    /** \return NPUs per network dimension, lowest first */
+    const std::vector<uint32_t>&
+    GetPhysicalDimensions() const
+    {
+        return m_physical;
+    }
+
     /** \return the system configuration */
     const SystemConfig&
     GetConfig() const
@@ -86,6 +102,15 @@ class CollectivePlanner
                          const std::vector<AlgorithmSpec>& algorithms,
                          const std::vector<bool>& involved,
                          const std::string& where) const;
+
+    /**
+     * Set the topology and notes of a native collective on a sub-group over the
+     * dimensions it spans.
+     * \return the algorithm of each of the topology's dimensions
+     */
+    std::vector<AlgorithmSpec> PlanGroup(CollectivePlan& plan,
+                                         const CommGroup& group,
+                                         const std::string& where) const;
 
     /** Check that \p spec can run \p op on a dimension of \p size ranks. */
     void CheckAlgorithm(const AlgorithmSpec& spec,

@@ -32,7 +32,35 @@ CollectiveTopology::MemberRing(std::vector<uint32_t> sortedRanks)
     t.m_dimensions.push_back(Dimension{static_cast<uint32_t>(sortedRanks.size()), 1});
     t.m_members = std::move(sortedRanks);
     t.m_rankCount = static_cast<uint32_t>(t.m_members.size());
+    t.m_memberRing = true;
     return t;
+}
+
+CollectiveTopology
+CollectiveTopology::SubGrid(std::vector<Dimension> dimensions, std::vector<uint32_t> sortedRanks)
+{
+    NS_ABORT_MSG_IF(sortedRanks.empty(), "a sub-grid needs members");
+    NS_ABORT_MSG_IF(!std::is_sorted(sortedRanks.begin(), sortedRanks.end()),
+                    "sub-grid ranks must be sorted");
+    uint64_t product = 1;
+    for (const Dimension& d : dimensions)
+    {
+        NS_ABORT_MSG_IF(d.coordinates.size() != d.size || d.span == 0,
+                        "a sub-grid dimension needs its span and one coordinate per rank");
+        product *= d.size;
+    }
+    NS_ABORT_MSG_IF(product != sortedRanks.size(), "the sub-grid's dimensions do not cover it");
+    CollectiveTopology t;
+    t.m_dimensions = std::move(dimensions);
+    t.m_members = std::move(sortedRanks);
+    t.m_rankCount = static_cast<uint32_t>(t.m_members.size());
+    return t;
+}
+
+uint32_t
+CollectiveTopology::Coordinate(const Dimension& d, uint32_t rank)
+{
+    return (rank / d.stride) % (d.span == 0 ? d.size : d.span);
 }
 
 uint32_t
@@ -44,7 +72,7 @@ CollectiveTopology::GetRankCount() const
 bool
 CollectiveTopology::Contains(uint32_t rank) const
 {
-    if (IsMemberRing())
+    if (!m_members.empty())
     {
         return std::binary_search(m_members.begin(), m_members.end(), rank);
     }
@@ -61,7 +89,15 @@ CollectiveTopology::IndexOf(uint32_t rank, uint32_t dim) const
         return static_cast<uint32_t>(it - m_members.begin());
     }
     const Dimension& d = m_dimensions[dim];
-    return (rank / d.stride) % d.size;
+    const uint32_t coordinate = Coordinate(d, rank);
+    if (d.coordinates.empty())
+    {
+        return coordinate;
+    }
+    auto it = std::lower_bound(d.coordinates.begin(), d.coordinates.end(), coordinate);
+    NS_ABORT_MSG_IF(it == d.coordinates.end() || *it != coordinate,
+                    "rank " << rank << " not in the sub-grid");
+    return static_cast<uint32_t>(it - d.coordinates.begin());
 }
 
 uint32_t
@@ -72,7 +108,8 @@ CollectiveTopology::RankAt(uint32_t rank, uint32_t dim, uint32_t index) const
         return m_members[index];
     }
     const Dimension& d = m_dimensions[dim];
-    return rank - IndexOf(rank, dim) * d.stride + index * d.stride;
+    const uint32_t target = d.coordinates.empty() ? index : d.coordinates[index];
+    return rank - Coordinate(d, rank) * d.stride + target * d.stride;
 }
 
 } // namespace ns3

@@ -15,10 +15,12 @@ namespace ns3
  * The logical dimensions a collective runs over.
  *
  * Either a grid, where the ranks of one dimension are rank ids that differ by a fixed
- * stride (ASTRA-sim's multi-dimensional topology, dimension 0 varying fastest), or one
- * ring over an explicit, sorted member list (a communicator group smaller than the
- * world). Positions inside a dimension are called indices; a phase of a collective
- * works on indices and asks the topology for the rank behind each.
+ * stride (ASTRA-sim's multi-dimensional topology, dimension 0 varying fastest); a
+ * sub-grid, where a communicator group uses some coordinates of each fabric dimension
+ * (a group that is the Cartesian product of its coordinate sets); or one ring over an
+ * explicit, sorted member list (a group that forms no sub-grid). Positions inside a
+ * dimension are called indices; a phase of a collective works on indices and asks the
+ * topology for the rank behind each.
  */
 class CollectiveTopology
 {
@@ -27,7 +29,9 @@ class CollectiveTopology
     struct Dimension
     {
         uint32_t size{1};   //!< ranks in the dimension
-        uint32_t stride{1}; //!< rank-id distance between neighbours
+        uint32_t stride{1}; //!< rank-id distance between neighbouring fabric coordinates
+        uint32_t span{0};   //!< coordinates of the fabric dimension; 0: size
+        std::vector<uint32_t> coordinates; //!< sub-grid: the used coordinates, ascending
     };
 
     /**
@@ -46,6 +50,16 @@ class CollectiveTopology
      * \return the topology
      */
     static CollectiveTopology MemberRing(std::vector<uint32_t> sortedRanks);
+
+    /**
+     * A sub-grid: the members are every combination of the dimensions' coordinates.
+     * \param dimensions one per fabric dimension, each with span, stride and the
+     *        coordinates the members use (size = number of coordinates)
+     * \param sortedRanks the members, ascending
+     * \return the topology
+     */
+    static CollectiveTopology SubGrid(std::vector<Dimension> dimensions,
+                                      std::vector<uint32_t> sortedRanks);
 
     /** \return the number of dimensions */
     uint32_t
@@ -68,7 +82,14 @@ class CollectiveTopology
     bool
     IsMemberRing() const
     {
-        return !m_members.empty();
+        return m_memberRing;
+    }
+
+    /** \return true for a sub-grid of a communicator group */
+    bool
+    IsSubGrid() const
+    {
+        return !m_members.empty() && !m_memberRing;
     }
 
     /** \param rank a global rank \return true if the collective involves it */
@@ -91,8 +112,12 @@ class CollectiveTopology
 
   private:
     std::vector<Dimension> m_dimensions; //!< grid dimensions, or the one ring
-    std::vector<uint32_t> m_members;     //!< sorted members of a member ring
+    std::vector<uint32_t> m_members;     //!< sorted members of a member ring or sub-grid
     uint32_t m_rankCount{0};             //!< ranks taking part
+    bool m_memberRing{false};            //!< one ring over m_members
+
+    /** \return the fabric coordinate of \p rank along grid dimension \p d */
+    static uint32_t Coordinate(const Dimension& d, uint32_t rank);
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #include "ns3/collective-config-json.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/parallelism-kind.h"
 
 #include <algorithm>
 #include <cctype>
@@ -163,6 +164,52 @@ CommGroupTable::AddProcessGroups(const std::string& value, const std::string& wh
             }
         }
         Add(name, std::move(ranks), where);
+        if (group.contains("pg_desc") && group["pg_desc"].is_string())
+        {
+            const std::string kind = ParallelismKindOf(group["pg_desc"].get<std::string>());
+            if (!kind.empty())
+            {
+                SetKind(name, kind);
+            }
+        }
+    }
+}
+
+void
+CommGroupTable::SetKind(const std::string& name, const std::string& kind)
+{
+    auto it = m_groups.find(name);
+    if (it == m_groups.end())
+    {
+        return;
+    }
+    it->second = std::make_shared<const CommGroup>(name, it->second->GetRanks(), kind);
+}
+
+void
+CommGroupTable::LoadKinds(const std::string& json, const std::string& where)
+{
+    nlohmann::json kinds;
+    try
+    {
+        kinds = nlohmann::json::parse(json);
+    }
+    catch (const nlohmann::json::exception&)
+    {
+        throw InputError(where + ": comm_group_kinds is not a JSON object");
+    }
+    if (!kinds.is_object())
+    {
+        throw InputError(where + ": comm_group_kinds is not a JSON object");
+    }
+    for (const auto& item : kinds.items())
+    {
+        if (!item.value().is_string())
+        {
+            throw InputError(where + ": comm_group_kinds: the kind of group \"" + item.key() +
+                             "\" is not a string");
+        }
+        SetKind(item.key(), item.value().get<std::string>());
     }
 }
 

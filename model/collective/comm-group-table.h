@@ -52,7 +52,9 @@ class CommGroupTable
 
     /**
      * Register the process groups of a METADATA node: the Python str() of a one-element
-     * list holding a JSON array of {"pg_name", "ranks", ...}; empty ranks means all.
+     * list holding a JSON array of {"pg_name", "ranks", ...}; empty ranks means all. A
+     * "pg_desc" (PyTorch's group description, e.g. Megatron-LM's
+     * TENSOR_MODEL_PARALLEL_GROUP) gives the group's kind (ParallelismKindOf).
      * \param value the node's string value
      * \param where file and node id, for messages
      */
@@ -66,6 +68,21 @@ class CommGroupTable
      * \param where origin, for messages
      */
     void Add(const std::string& name, std::vector<uint32_t> ranks, const std::string& where);
+
+    /**
+     * Give a defined group its parallelism kind; a name that is not defined is skipped.
+     * \param name the pg_name
+     * \param kind "tp", "dp", "pp", "ep" or a combination such as "dp+ep"
+     */
+    void SetKind(const std::string& name, const std::string& kind);
+
+    /**
+     * Apply the generator's kinds: a JSON object {"<pg_name>": "<kind>", ...}, the
+     * comm_group_kinds attribute of a generated trace's metadata.
+     * \param json the object's text
+     * \param where the trace, for messages
+     */
+    void LoadKinds(const std::string& json, const std::string& where);
 
     /**
      * \param pgName a collective's pg_name

@@ -13,9 +13,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CommGroup");
 
-CommGroup::CommGroup(std::string name, std::vector<uint32_t> ranks)
+CommGroup::CommGroup(std::string name, std::vector<uint32_t> ranks, std::string kind)
     : m_name(std::move(name))
     , m_ranks(std::move(ranks))
+    , m_kind(std::move(kind))
 {
     std::sort(m_ranks.begin(), m_ranks.end());
 }

@@ -16,8 +16,8 @@ namespace ns3
  * A communicator group: the global ranks one collective runs over.
  *
  * Ranks are kept sorted; a rank's position in the group is its index in that order, as
- * in ASTRA-sim, and a group smaller than the world runs its collectives as one ring in
- * that order.
+ * in ASTRA-sim. A group may carry its parallelism kind ("tp", "dp", "pp", "ep"), from a
+ * trace's process-group metadata or the generator's, for the reports.
  */
 class CommGroup
 {
@@ -25,14 +25,22 @@ class CommGroup
     /**
      * \param name the group's name (its pg_name)
      * \param ranks distinct global ranks, any order
+     * \param kind parallelism kind, "" if not known
      */
-    CommGroup(std::string name, std::vector<uint32_t> ranks);
+    CommGroup(std::string name, std::vector<uint32_t> ranks, std::string kind = "");
 
     /** \return the name */
     const std::string&
     GetName() const
     {
         return m_name;
+    }
+
+    /** \return the parallelism kind, "" if not known */
+    const std::string&
+    GetKind() const
+    {
+        return m_kind;
     }
 
     /** \return the ranks, sorted */
@@ -61,6 +69,7 @@ class CommGroup
   private:
     std::string m_name;            //!< pg_name
     std::vector<uint32_t> m_ranks; //!< sorted members
+    std::string m_kind;            //!< parallelism kind, "" if not known
 };
 
 } // namespace ns3

@@ -234,6 +234,23 @@ KnownKeys()
                  r.Fail("\"" + v + "\" is not baseline or localBWAware");
              }
          }},
+        {"group-decomposition",
+         [](const KeyReader& r, SystemConfig& c)
+         {
+             const auto v = r.String();
+             if (v == "dimensions")
+             {
+                 c.groupDecomposition = GroupDecompositionMode::Dimensions;
+             }
+             else if (v == "member-ring")
+             {
+                 c.groupDecomposition = GroupDecompositionMode::MemberRing;
+             }
+             else
+             {
+                 r.Fail("\"" + v + "\" is not dimensions or member-ring");
+             }
+         }},
         {"endpoint-delay",
          [](const KeyReader& r, SystemConfig& c)
          {

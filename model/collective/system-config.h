@@ -37,6 +37,16 @@ enum class CollectiveOptimization : uint8_t
 
 /**
  * \ingroup mlfabric-collective
+ * How a communicator group smaller than the world runs a collective.
+ */
+enum class GroupDecompositionMode : uint8_t
+{
+    Dimensions, //!< over the fabric dimensions its members span, as the world does
+    MemberRing, //!< one ring over its sorted members, as ASTRA-sim 2.0 runs every group
+};
+
+/**
+ * \ingroup mlfabric-collective
  * ASTRA-sim's system configuration (the --system-configuration JSON), every key of
  * ASTRA-sim 2.0 accepted, plus the command-line options that scale it.
  *
@@ -53,6 +63,8 @@ struct SystemConfig
     uint64_t endpointDelayNs{10};          //!< endpoint-delay: hand-off of each message, ns
     uint32_t activeChunksPerDimension{1};  //!< active-chunks-per-dimension
     uint32_t preferredDatasetSplits{1};    //!< preferred-dataset-splits: chunks per collective
+    GroupDecompositionMode groupDecomposition{
+        GroupDecompositionMode::Dimensions}; //!< group-decomposition (an mlfabric key)
 
     std::vector<AlgorithmSpec> allReduceImplementation;     //!< all-reduce-implementation
     std::vector<AlgorithmSpec> reduceScatterImplementation; //!< reduce-scatter-implementation

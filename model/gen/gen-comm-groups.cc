@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace ns3
@@ -16,8 +17,58 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("GenCommGroups");
 
+namespace
+{
+
+/** \return \p kinds ("dp+ep") with \p kind added, in sorted order */
 std::string
-GenCommGroups::Register(std::vector<uint32_t> ranks)
+AddKind(const std::string& kinds, const std::string& kind)
+{
+    std::set<std::string> all{kind};
+    std::stringstream in(kinds);
+    for (std::string part; std::getline(in, part, '+');)
+    {
+        all.insert(part);
+    }
+    std::string text;
+    for (const std::string& k : all)
+    {
+        text += (text.empty() ? "" : "+") + k;
+    }
+    return text;
+}
+
+} // namespace
+
+std::string
+GenCommGroups::Register(std::vector<uint32_t> ranks, const std::string& kind)
+{
+    const std::string id = RegisterRanks(std::move(ranks));
+    if (!kind.empty())
+    {
+        auto& kinds = m_kinds[id];
+        kinds = kinds.empty() ? kind : AddKind(kinds, kind);
+    }
+    return id;
+}
+
+std::string
+GenCommGroups::KindsJson() const
+{
+    if (m_kinds.empty())
+    {
+        return "";
+    }
+    std::string text = "{";
+    for (const auto& [id, kind] : m_kinds)
+    {
+        text += (text.size() > 1 ? ", \"" : "\"") + id + "\": \"" + kind + "\"";
+    }
+    return text + "}";
+}
+
+std::string
+GenCommGroups::RegisterRanks(std::vector<uint32_t> ranks)
 {
     std::sort(ranks.begin(), ranks.end());
     NS_ASSERT_MSG(!ranks.empty() && std::adjacent_find(ranks.begin(), ranks.end()) == ranks.end(),

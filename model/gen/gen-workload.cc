@@ -66,6 +66,14 @@ GenWorkload::Write(const std::string& prefix) const
     auto* parameters = metadata.add_attr();
     parameters->set_name("parameters");
     parameters->set_string_val(DescribeParameters());
+    const std::string kinds = groups.KindsJson();
+    if (!kinds.empty())
+    {
+        // The parallelism kind of each group, for the replay's reports.
+        auto* groupKinds = metadata.add_attr();
+        groupKinds->set_name("comm_group_kinds");
+        groupKinds->set_string_val(kinds);
+    }
     for (const auto& rank : ranks)
     {
         rank.Write(EtRankFilePath(prefix, rank.GetRank()), metadata);

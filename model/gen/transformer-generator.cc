@@ -535,19 +535,19 @@ GenerateTransformer(const TransformerConfig& config)
     }
     for (uint32_t r = 0; r < config.npus && config.tp > 1; ++r)
     {
-        groups[r].tp = workload.groups.Register(layout.TpGroup(r));
+        groups[r].tp = workload.groups.Register(layout.TpGroup(r), "tp");
     }
     for (uint32_t r = 0; r < config.npus && config.dp > 1; ++r)
     {
-        groups[r].dp = workload.groups.Register(layout.DpGroup(r));
+        groups[r].dp = workload.groups.Register(layout.DpGroup(r), "dp");
     }
     for (uint32_t r = 0; r < config.npus && groups[r].expertDpSize > 1; ++r)
     {
-        groups[r].expertDp = workload.groups.Register(layout.ExpertDpGroup(r));
+        groups[r].expertDp = workload.groups.Register(layout.ExpertDpGroup(r), "dp");
     }
     for (uint32_t r = 0; r < config.npus && groups[r].epSize > 1; ++r)
     {
-        groups[r].ep = workload.groups.Register(layout.EpGroup(r));
+        groups[r].ep = workload.groups.Register(layout.EpGroup(r), "ep");
     }
     for (uint32_t r = 0; r < config.npus; ++r)
     {

@@ -3,9 +3,11 @@
  */
 #include "replay-collective-matcher.h"
 
+#include "ns3/abort.h"
 #include "ns3/collective-tag.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/parallelism-kind.h"
 
 #include <algorithm>
 
@@ -103,6 +105,7 @@ ReplayCollectiveMatcher::Issue(uint32_t rank, const ReplayCollectiveCall& call, 
         c.involved = call.involved;
         c.plan = PlanFor(call);
         c.members = call.group ? call.group->GetSize() : m_worldSize;
+        c.kind = ReportedKind(call.group.get(), m_worldSize);
         c.firstIssue = now;
         c.where = call.where;
         open = m_open.emplace(std::make_pair(group, sequence), c.id).first;
@@ -119,6 +122,7 @@ ReplayCollectiveMatcher::Issue(uint32_t rank, const ReplayCollectiveCall& call, 
     }
     ++c.issued;
     c.lastIssue = now;
+    m_issuedAt[(static_cast<uint64_t>(c.id) << 32) | rank] = now;
     if (c.issued == c.members)
     {
         // Matched on every member: what only matching needs is dropped, so that a
@@ -135,11 +139,18 @@ ReplayCollectiveMatcher::Issue(uint32_t rank, const ReplayCollectiveCall& call, 
 }
 
 void
-ReplayCollectiveMatcher::Finish(uint32_t id, Time now)
+ReplayCollectiveMatcher::Finish(uint32_t id, uint32_t rank, Time now)
 {
     ReplayCollective& c = m_collectives.at(id);
     ++c.finished;
     c.lastFinish = now;
+    auto issued = m_issuedAt.find((static_cast<uint64_t>(id) << 32) | rank);
+    NS_ABORT_MSG_IF(issued == m_issuedAt.end(),
+                    "collective " << id << " finished on rank " << rank << " before its issue");
+    const Time took = now - issued->second;
+    m_issuedAt.erase(issued);
+    c.rankTimeTotal += took;
+    c.rankTimeMax = Max(c.rankTimeMax, took);
 }
 
 const std::vector<ReplayCollective>&

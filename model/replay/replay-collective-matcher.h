@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct ReplayCollective
     Time firstIssue;                                //!< the first rank issued it
     Time lastIssue;                                 //!< the last rank issued it
     Time lastFinish;                                //!< it finished on the last rank
+    Time rankTimeTotal;             //!< sum over finished ranks of each one's issue-to-finish time
+    Time rankTimeMax;               //!< the longest issue-to-finish time of a rank
+    std::string kind;               //!< parallelism kind (ReportedKind)
     std::string where;              //!< the first issuer's file and node, until all issued
     std::vector<uint32_t> issuedBy; //!< ranks that issued it, until all have
 };
@@ -87,9 +91,10 @@ class ReplayCollectiveMatcher
     /**
      * The collective has finished on one of its ranks.
      * \param id its id
+     * \param rank the rank
      * \param now the time
      */
-    void Finish(uint32_t id, Time now);
+    void Finish(uint32_t id, uint32_t rank, Time now);
 
     /** \return every collective issued so far, by id */
     const std::vector<ReplayCollective>& GetCollectives() const;
@@ -113,6 +118,7 @@ class ReplayCollectiveMatcher
     std::map<std::string, std::vector<uint64_t>> m_nextSequence;      //!< group -> per rank
     std::map<std::pair<std::string, uint64_t>, uint32_t> m_open;      //!< not yet issued by all
     std::map<PlanKey, std::shared_ptr<const CollectivePlan>> m_plans; //!< plan cache
+    std::unordered_map<uint64_t, Time> m_issuedAt; //!< (id, rank) -> issue, until it finishes
 };
 
 } // namespace ns3

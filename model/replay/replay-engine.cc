@@ -9,6 +9,7 @@
 #include "ns3/et-replay-app.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/replay-group-text.h"
 
 namespace ns3
 {
@@ -91,6 +92,7 @@ ReplayEngine::Setup(const ReplaySetup& setup)
                          std::to_string(planner->GetWorldSize()) + " NPUs but it has " +
                          std::to_string(ranks));
     }
+    m_planner = planner;
     m_matcher = std::make_unique<ReplayCollectiveMatcher>(planner, ranks);
     m_runner = std::make_unique<CollectiveRunner>(m_backend, setup.system);
     m_runner->SetFinishedCallback([this](uint32_t rank, uint32_t id) { CollectiveDone(rank, id); });
@@ -248,7 +250,7 @@ ReplayEngine::CollectiveDone(uint32_t rank, uint32_t id)
                     "collective " << id << " finished on rank " << rank << " unasked");
     const uint32_t position = it->second;
     m_collectiveNode.erase(it);
-    m_matcher->Finish(id, Now());
+    m_matcher->Finish(id, rank, Now());
     const ReplayCollective& c = m_matcher->GetCollectives()[id];
     if (c.finished == c.members)
     {
@@ -269,27 +271,52 @@ ReplayEngine::Send(uint32_t rank, uint32_t position, const EtNode& node)
     // Trace tags travel with bit 63 clear; collective traffic sets it (CollectiveTag).
     message.tag = static_cast<uint64_t>(tag) & ~CollectiveTag::kFlag;
     m_p2pSent[rank] += node.commSize;
+    ReplaySendRecord record;
+    record.src = rank;
+    record.dst = dst;
+    record.tag = tag;
+    record.bytes = node.commSize;
+    record.issue = Now();
+    m_sends.push_back(record);
+    const size_t index = m_sends.size() - 1;
     if (m_rendezvousSends)
     {
         m_rendezvous.Offer({rank, dst, tag},
-                           [this, rank, position, message, tag]()
-                           { Launch(rank, position, message, tag); });
+                           [this, rank, position, message, tag, index]()
+                           { Launch(rank, position, message, tag, index); });
         return;
     }
-    Launch(rank, position, message, tag);
+    Launch(rank, position, message, tag, index);
+}
+
+void
+ReplayEngine::SendArrived(size_t index)
+{
+    m_sends[index].arrival = Now();
+    m_sends[index].arrived = true;
+}
+
+const std::vector<ReplaySendRecord>&
+ReplayEngine::GetSends() const
+{
+    return m_sends;
 }
 
 void
 ReplayEngine::Launch(uint32_t rank,
                      uint32_t position,
                      const NetworkBackend::Message& message,
-                     int64_t tag)
+                     int64_t tag,
+                     size_t index)
 {
     m_backend->Send(
         message,
         [this, rank, position](const NetworkBackend::Message&) { Done(rank, position); },
-        [this, tag](const NetworkBackend::Message& m)
-        { MessageArrived(m.src, m.dst, tag, m.bytes); });
+        [this, tag, index](const NetworkBackend::Message& m)
+        {
+            SendArrived(index);
+            MessageArrived(m.src, m.dst, tag, m.bytes);
+        });
 }
 
 void
@@ -364,6 +391,12 @@ const std::vector<ReplayCollective>&
 ReplayEngine::GetCollectives() const
 {
     return m_matcher->GetCollectives();
+}
+
+std::vector<std::string>
+ReplayEngine::DescribeGroups() const
+{
+    return DescribeGroupCollectives(*m_planner, *m_groups);
 }
 
 uint64_t

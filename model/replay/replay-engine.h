@@ -47,6 +47,21 @@ struct ReplaySetup
 
 /**
  * \ingroup mlfabric-replay
+ * One point-to-point send of a replay (a pipeline stage's activations or gradients).
+ */
+struct ReplaySendRecord
+{
+    uint32_t src{0};     //!< sending rank
+    uint32_t dst{0};     //!< receiving rank
+    int64_t tag{0};      //!< comm_tag
+    uint64_t bytes{0};   //!< comm_size
+    Time issue;          //!< the send node ran on src
+    Time arrival;        //!< its last byte arrived at dst; valid if arrived
+    bool arrived{false}; //!< the message has arrived
+};
+
+/**
+ * \ingroup mlfabric-replay
  * The part of a Chakra replay that spans NPUs: one per run, shared by the EtReplayApp
  * of every NPU.
  *
@@ -191,6 +206,10 @@ class ReplayEngine : public Object
 
     /** \return every collective issued, with its timing */
     const std::vector<ReplayCollective>& GetCollectives() const;
+    /** \return every point-to-point send issued, in issue order */
+    const std::vector<ReplaySendRecord>& GetSends() const;
+    /** \return how each communicator group's collectives run (DescribeGroupCollectives) */
+    std::vector<std::string> DescribeGroups() const;
     /** \param rank a rank \return payload it sent, collectives and point-to-point */
     uint64_t GetBytesSent(uint32_t rank) const;
     /** \param rank a rank \return payload it received, collectives and point-to-point */
@@ -224,13 +243,16 @@ class ReplayEngine : public Object
     void CollectiveDone(uint32_t rank, uint32_t id);
     /** A point-to-point message arrived at its destination. */
     void MessageArrived(uint32_t src, uint32_t dst, int64_t tag, uint64_t bytes);
+    /** The send recorded at \p index has arrived. */
+    void SendArrived(size_t index);
     /** A receive has its message: note a size that differs from the node's, finish it. */
     void ReceiveMatched(uint32_t rank, uint32_t position, uint64_t bytes);
-    /** Hand a send's message to the backend. */
+    /** Hand a send's message (recorded at \p index of m_sends) to the backend. */
     void Launch(uint32_t rank,
                 uint32_t position,
                 const NetworkBackend::Message& message,
-                int64_t tag);
+                int64_t tag,
+                size_t index);
     /** Tell a rank's application that one of its nodes finished. */
     void Done(uint32_t rank, uint32_t position);
 
@@ -238,6 +260,7 @@ class ReplayEngine : public Object
     std::shared_ptr<const CommGroupTable> m_groups;          //!< communicator groups
     std::unique_ptr<CollectiveRunner> m_runner;              //!< collectives of every rank
     std::unique_ptr<ReplayCollectiveMatcher> m_matcher;      //!< collectives across ranks
+    std::shared_ptr<const CollectivePlanner> m_planner;      //!< decomposition
     ReplayP2pMatcher m_p2p;                                  //!< sends and receives
     ReplayRendezvous m_rendezvous;                           //!< sends held for receives
     std::unique_ptr<RemoteMemoryModel> m_memory;             //!< remote memory, if any
@@ -245,6 +268,7 @@ class ReplayEngine : public Object
     std::vector<Ptr<EtReplayApp>> m_apps;                    //!< by rank
     std::unordered_map<uint64_t, uint32_t> m_collectiveNode; //!< (rank, id) -> position
     std::vector<uint64_t> m_p2pSent;                         //!< per rank
+    std::vector<ReplaySendRecord> m_sends;                   //!< every send, issue order
     std::vector<uint64_t> m_p2pReceived;                     //!< per rank
     uint32_t m_finishedRanks{0};                             //!< ranks done
     uint32_t m_startedRanks{0};                              //!< applications started

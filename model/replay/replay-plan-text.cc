@@ -70,15 +70,17 @@ DescribeCollectiveAlgorithm(const CollectivePlan& plan)
     {
         return "none";
     }
-    if (plan.phases.size() == 1)
+    const bool subGrid = plan.topology && plan.topology->IsSubGrid();
+    if (plan.phases.size() == 1 && !subGrid)
     {
         return PhaseAlgorithm(plan.phases.front());
     }
     std::string text;
     for (const auto& phase : plan.phases)
     {
-        text += (text.empty() ? "" : " ") + std::string(OpCode(phase.op)) + ":" +
-                PhaseAlgorithm(phase) + "@" + std::to_string(phase.dimension);
+        const std::string op = plan.phases.size() == 1 ? "" : std::string(OpCode(phase.op)) + ":";
+        text += (text.empty() ? "" : " ") + op + PhaseAlgorithm(phase) + "@" +
+                std::to_string(phase.dimension);
     }
     return text;
 }

@@ -18,8 +18,9 @@ namespace ns3
  * One phase gives its algorithm ("ring", "direct", "halvingDoubling",
  * "doubleBinaryTree", "oneRing", ...; "chain" for broadcast and reduce, "direct" for
  * gather and scatter, "dissemination" for a barrier). Several phases give each as
- * op:algorithm\@dimension, in order, e.g. "RS:ring@0 AR:direct@1 AG:ring@0". A plan
- * with nothing to exchange gives "none".
+ * op:algorithm\@dimension, in order, e.g. "RS:ring@0 AR:direct@1 AG:ring@0"; a
+ * communicator group on a sub-grid of the fabric names the dimension of its one phase
+ * too ("ring@0"). A plan with nothing to exchange gives "none".
  * \param plan the plan
  * \return the text
  */
