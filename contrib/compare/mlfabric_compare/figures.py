@@ -225,8 +225,11 @@ def pfc_pauses(plt, done, by_id, series, results_dir):
             named[sw] = (role, name)
     if not named:
         return None
-    switches = sorted(named, key=lambda sw: (named[sw][0], sw))
-    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(switches) * max(1, len(done)) / 2), 3.6))
+    # Switches that never paused in any run are left out and counted in the title.
+    paused = {sw for s in done for sw, (_, _, n) in series[s.run.run_id][2].items() if n}
+    quiet = len(named) - len(paused)
+    switches = sorted(paused or named, key=lambda sw: (named[sw][0], sw))
+    fig, ax = plt.subplots(figsize=(min(12, max(5, 0.9 * len(switches) + 2.5)), 3.6))
     width = 0.8 / max(1, len(done))
     for i, s in enumerate(done):
         per = series[s.run.run_id][2]
@@ -236,15 +239,17 @@ def pfc_pauses(plt, done, by_id, series, results_dir):
                       label=by_id[s.run.run_id]["label"])
         for bar, v in zip(bars, values):
             if v:
-                ax.text(bar.get_x() + bar.get_width() / 2, v, str(v), ha="center",
+                ax.text(bar.get_x() + bar.get_width() / 2, v, f" {v}", ha="center",
                         va="bottom", fontsize=6, rotation=90)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(switches))])
     ax.set_xticklabels([named[sw][1] for sw in switches], fontsize=7, rotation=30, ha="right")
     ax.set_ylabel("PFC pause frames sent")
-    ax.set_title("PFC pauses per switch, by role", fontsize=10)
+    ax.set_title("PFC pauses per switch, by role" +
+                 (f"\n({quiet} switches without pauses not shown)" if paused and quiet else ""),
+                 fontsize=10)
     top = max([series[s.run.run_id][2].get(sw, ("", "", 0))[2] for s in done for sw in switches]
               or [0])
-    ax.set_ylim(0, max(1, top) * 1.25)
+    ax.set_ylim(0, max(1, top) * 1.35)
     ax.legend(fontsize=7, ncol=min(4, len(done)))
     fig.tight_layout()
     name = _save(fig, results_dir, "pfc-pauses")
