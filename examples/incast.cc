@@ -286,7 +286,7 @@ Main(int argc, char** argv)
     config.delay = cli.GetTime("delay");
     config.mtu = cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu");
     config.pfc = cli.GetBool("pfc");
-    config.bufferBytes = cli.GetBytes("buffer");
+    config.bufferBytes = cli.GetBytesFor("buffer", "ns3::SharedBufferMmu", "BufferBytes");
     config.loss = cli.GetDouble("loss", 0, 0.5);
     config.stopTime = cli.GetTime("stop");
     config.fabricPath = cli.Get("fabric");
