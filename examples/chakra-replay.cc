@@ -87,21 +87,23 @@ int
 Main(int argc, char** argv)
 {
     ExampleCli cli("Replay a Chakra execution trace (one ns-3 application per NPU) over a fabric");
-    cli.Add("workload", "trace prefix: rank r reads <workload>.<r>.et (or --job)", "");
+    cli.AddInput("workload",
+                 "trace prefix: rank r reads <workload>.<r>.et (or --job)",
+                 ExampleCli::InputKind::TracePrefix);
     cli.AddRepeated("job",
                     "a job sharing the fabric, instead of --workload: "
                     "PREFIX[,npus=LIST][,comm_group=JSON][,name=NAME], LIST like 0-3,8");
     cli.Add(
         "alone", "with --job: also run each job alone on its NPUs and report its slowdown", "0");
-    cli.Add("fabric",
-            "fabric file: mlfabric YAML, ASTRA-sim network YAML or HPCC topology (required)",
-            "");
-    cli.Add("system", "ASTRA-sim system JSON (default: ring on every dimension)", "");
-    cli.Add("comm-group",
-            "ASTRA-sim communicator-group JSON (default: <workload>.comm-groups.json if it "
-            "exists, as et-gen writes it; 'empty' for none)",
-            "");
-    cli.Add("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes", "");
+    cli.AddInput("fabric",
+                 "fabric file: mlfabric YAML, ASTRA-sim network YAML or HPCC topology (required)");
+    cli.AddInput("system", "ASTRA-sim system JSON (default: ring on every dimension)");
+    cli.AddInput("comm-group",
+                 "ASTRA-sim communicator-group JSON (default: <workload>.comm-groups.json if it "
+                 "exists, as et-gen writes it; 'empty' for none)",
+                 ExampleCli::InputKind::File,
+                 "empty");
+    cli.AddInput("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes");
     cli.Add("backend", "network model: packet, analytical, analytical-aware or flow", "packet");
     cli.Add("qp-per-message",
             "packet and flow level: a new queue pair for every message (ASTRA-sim's ns-3 "
@@ -138,6 +140,12 @@ Main(int argc, char** argv)
         "timeseries", "packet level: write switch queues and PFC pauses over time to this CSV", "");
     cli.Add("sample-period", "packet level: time between --timeseries samples", "10us");
     cli.Add("summary", "write the figures as JSON to this file", "");
+    cli.Add("critical-path",
+            "print the chain of nodes that sets the finish and its share per parallelism kind",
+            "0");
+    cli.Add("timeline",
+            "write every rank's nodes and the critical path as a Chrome trace (Perfetto) JSON",
+            "");
     AddInvariantOptions(cli);
     AddCcOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
@@ -249,6 +257,12 @@ Main(int argc, char** argv)
     config.progressPeriod = progress > 0 ? progress : 1.0;
     config.stopFlag = &g_stop;
     const auto maxCollectives = cli.GetUint("collectives", 0, 1ULL << 32);
+    config.criticalPath = cli.GetBool("critical-path");
+    config.timelinePath = cli.Get("timeline");
+    if (!config.timelinePath.empty() && !std::ofstream(config.timelinePath))
+    {
+        throw InputError("--timeline: " + config.timelinePath + ": cannot write the file");
+    }
 
     std::signal(SIGINT, OnInterrupt);
     ReplayResult result = RunReplay(config);
@@ -269,6 +283,11 @@ Main(int argc, char** argv)
     else
     {
         PrintReplayTables(std::cout, config, result, maxCollectives);
+    }
+    for (size_t j = 0; j < result.criticalPaths.size(); ++j)
+    {
+        std::cout << (multi ? "job " + result.jobs[j].name + ": " : std::string("\n"))
+                  << DescribeCriticalPath(result.criticalPaths[j]) << "\n";
     }
     PrintInvariantReport(std::cout, result.invariants);
     if (cli.GetBool("astra-log"))
@@ -291,6 +310,20 @@ Main(int argc, char** argv)
         if (result.invariants.checked)
         {
             summary["invariants"] = ToJson(result.invariants);
+        }
+        if (!multi && !result.criticalPaths.empty())
+        {
+            summary["critical_path"] = CriticalPathToJson(result.criticalPaths.front());
+        }
+        else if (!result.criticalPaths.empty())
+        {
+            nlohmann::json paths = nlohmann::json::array();
+            for (size_t j = 0; j < result.criticalPaths.size(); ++j)
+            {
+                paths.push_back(CriticalPathToJson(result.criticalPaths[j]));
+                paths.back()["job"] = result.jobs[j].name;
+            }
+            summary["critical_paths"] = paths;
         }
         if (result.networkStats)
         {

@@ -111,10 +111,10 @@ int
 Run(int argc, char** argv)
 {
     ExampleCli cli("Describe a fabric: counts, bandwidth, routing, deadlock check, picture");
-    cli.Add(
-        "fabric", "fabric file: mlfabric YAML, ASTRA-sim network .yml or HPCC topology .txt", "");
+    cli.AddInput("fabric",
+                 "fabric file: mlfabric YAML, ASTRA-sim network .yml or HPCC topology .txt");
     cli.Add("routing", "shortest or dimension-order (default: the file's choice)", "");
-    cli.Add("dot", "Graphviz file to write (default <fabric name>.dot)", "");
+    cli.Add("dot", "Graphviz file to write (none by default)", "");
     cli.Add("svg", "also render the picture as SVG when Graphviz' dot is on PATH", "1");
     cli.Add("export-hpcc", "also write the fabric as an HPCC topology file", "");
     cli.Add("summary", "write the figures as JSON to this file", "");
@@ -138,11 +138,14 @@ Run(int argc, char** argv)
     const FabricFigures figures = ComputeFabricFigures(loaded.fabric, routing, cdg);
     PrintFigures(figures, loaded.format, path);
 
-    const std::string dot =
-        cli.Get("dot").empty() ? loaded.fabric.GetName() + ".dot" : cli.Get("dot");
-    WriteFabricDot(loaded.fabric, dot);
-    std::string picture = dot;
-    if (svg && std::system("command -v dot >/dev/null 2>&1") == 0)
+    // Only where asked: a program run from anywhere does not leave files behind.
+    const std::string dot = cli.Get("dot");
+    std::string picture = dot.empty() ? "none (--dot=FILE writes one)" : dot;
+    if (!dot.empty())
+    {
+        WriteFabricDot(loaded.fabric, dot);
+    }
+    if (!dot.empty() && svg && std::system("command -v dot >/dev/null 2>&1") == 0)
     {
         const std::string svgPath =
             dot.substr(0, dot.rfind(".dot") == std::string::npos ? dot.size() : dot.rfind(".dot")) +
@@ -157,7 +160,7 @@ Run(int argc, char** argv)
             picture += " (Graphviz could not render it)";
         }
     }
-    else if (svg)
+    else if (!dot.empty() && svg)
     {
         picture += " (install Graphviz for SVG)";
     }
@@ -172,7 +175,7 @@ Run(int argc, char** argv)
     nlohmann::json summary = FabricFiguresToJson(figures);
     summary["format"] = loaded.format;
     summary["fabric_file"] = path;
-    summary["dot_file"] = dot;
+    summary["dot_file"] = dot; // "" when no picture was written
     WriteSummary(cli.Get("summary"), summary);
     return 0;
 }

@@ -210,9 +210,9 @@ int
 Main(int argc, char** argv)
 {
     ExampleCli cli("Run the HPCC ns-3 simulator's config.txt, topology and flow files");
-    cli.Add("config", "the simulator's configuration file (required)", "");
-    cli.Add("topology", "topology file, instead of the config's TOPOLOGY_FILE", "");
-    cli.Add("flows", "flow file, instead of the config's FLOW_FILE", "");
+    cli.AddInput("config", "the simulator's configuration file (required)");
+    cli.AddInput("topology", "topology file, instead of the config's TOPOLOGY_FILE");
+    cli.AddInput("flows", "flow file, instead of the config's FLOW_FILE");
     cli.Add("out-dir", "folder for fct.txt, pfc.txt and qlen.txt (config names)", ".");
     cli.Add("fidelity",
             "faithful (mlfabric's model) or peer (the simulator's simplifications)",

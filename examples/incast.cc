@@ -268,8 +268,8 @@ Main(int argc, char** argv)
             "3");
     AddCcOptions(cli);
     cli.Add("stop", "simulated time limit", "10s");
-    cli.Add(
-        "fabric", "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch", "");
+    cli.AddInput("fabric",
+                 "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch");
     cli.Add("receiver", "with --fabric: the receiving rank (default the last)", "-1");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddInvariantOptions(cli);
@@ -286,7 +286,7 @@ Main(int argc, char** argv)
     config.delay = cli.GetTime("delay");
     config.mtu = cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu");
     config.pfc = cli.GetBool("pfc");
-    config.bufferBytes = cli.GetBytes("buffer");
+    config.bufferBytes = cli.GetBytesFor("buffer", "ns3::SharedBufferMmu", "BufferBytes");
     config.loss = cli.GetDouble("loss", 0, 0.5);
     config.stopTime = cli.GetTime("stop");
     config.fabricPath = cli.Get("fabric");

@@ -4,8 +4,10 @@
 #include "example-cli.h"
 
 #include "ns3/config.h"
+#include "ns3/et-rank-files.h"
 #include "ns3/global-value.h"
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -83,7 +85,44 @@ ExampleCli::Add(const std::string& name, const std::string& help, const std::str
 {
     m_values[name] = defaultValue;
     m_given[name] = false;
-    m_cmd.AddValue(name, help + " [" + defaultValue + "]", m_values[name]);
+    // CommandLine prints the default after the help text itself.
+    m_cmd.AddValue(name, help, m_values[name]);
+}
+
+void
+ExampleCli::AddInput(const std::string& name,
+                     const std::string& help,
+                     InputKind kind,
+                     const std::string& noFile)
+{
+    Add(name, help, "");
+    m_inputs.push_back(Input{name, kind, noFile});
+}
+
+void
+ExampleCli::CheckInputs() const
+{
+    for (const auto& input : m_inputs)
+    {
+        const std::string value = Get(input.name);
+        if (!IsSet(input.name) || value.empty() || value == input.noFile)
+        {
+            continue;
+        }
+        CheckInputFile(input.kind == InputKind::TracePrefix ? EtRankFilePath(value, 0) : value,
+                       "--" + input.name);
+    }
+}
+
+void
+ExampleCli::PrintInputs() const
+{
+    for (const auto& input : m_inputs)
+    {
+        std::cout << input.name << (input.kind == InputKind::TracePrefix ? " prefix" : " file")
+                  << "\n";
+    }
+    std::cout.flush();
 }
 
 void
@@ -148,6 +187,11 @@ ExampleCli::Parse(int argc, char** argv)
             }
             continue;
         }
+        if (name == "PrintInputs")
+        {
+            PrintInputs();
+            std::exit(0);
+        }
         bool isNs3Flag = false;
         for (const auto& flag : ns3Flags)
         {
@@ -178,6 +222,7 @@ ExampleCli::Parse(int argc, char** argv)
         passOn.push_back(argv[i]);
     }
     m_cmd.Parse(static_cast<int>(passOn.size()), passOn.data());
+    CheckInputs();
 }
 
 std::string

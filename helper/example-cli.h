@@ -51,6 +51,29 @@ class ExampleCli
      */
     void AddRepeated(const std::string& name, const std::string& help);
 
+    /** What an input option names. */
+    enum class InputKind
+    {
+        File,        //!< one file
+        TracePrefix, //!< a Chakra workload: rank r reads <value>.r.et
+    };
+
+    /**
+     * Declare an option that names an input, empty by default. When it is given, Parse
+     * checks that the input exists, is a file, can be read and is not empty
+     * (CheckInputFile), and throws InputError "--name: <path>: <problem>" otherwise,
+     * before the program reads any other file. `--PrintInputs` lists these options, one
+     * "<name> file|prefix" line each, so that tests cover every one of them.
+     * \param name option name, without the leading dashes
+     * \param help one-line help text
+     * \param kind a file or a trace prefix (its rank 0 file is checked)
+     * \param noFile a value that names no file (e.g. "empty"); "" for none
+     */
+    void AddInput(const std::string& name,
+                  const std::string& help,
+                  InputKind kind = InputKind::File,
+                  const std::string& noFile = "");
+
     /**
      * Parse argv. Throws InputError on an unknown option or a malformed one.
      * \param argc argument count
@@ -110,6 +133,19 @@ class ExampleCli
     bool GetBool(const std::string& name) const;
 
   private:
+    /** Check every given input option (AddInput). */
+    void CheckInputs() const;
+    /** Print the input options for --PrintInputs. */
+    void PrintInputs() const;
+
+    /** An input option's declaration. */
+    struct Input
+    {
+        std::string name;   //!< option name
+        InputKind kind;     //!< file or trace prefix
+        std::string noFile; //!< a value that names no file
+    };
+
     /** Throw InputError("--name: what (got 'value')"). */
     [[noreturn]] void Fail(const std::string& name, const std::string& what) const;
     /** Throw InputError naming option \p name unless \p value passes the attribute's checker. */
@@ -122,6 +158,7 @@ class ExampleCli
     std::map<std::string, std::string> m_values; //!< option name -> value
     std::map<std::string, bool> m_given;         //!< option name -> seen on the command line
     std::map<std::string, std::vector<std::string>> m_repeated; //!< repeatable option -> values
+    std::vector<Input> m_inputs; //!< input options, in declaration order
 };
 
 /**

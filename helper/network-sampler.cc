@@ -67,11 +67,15 @@ NetworkSampler::WriteCsv(const std::string& path) const
     {
         throw InputError(path + ": cannot write: " + std::strerror(errno));
     }
-    out << "time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames\n";
+    // The switch's fabric name and role, so that plots need not know node ids.
+    out << "time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames,name,role\n";
+    const Fabric& fabric = m_net.GetFabric();
     for (const Sample& s : m_samples)
     {
+        const FabricNode& node = fabric.GetNode(s.node);
         out << s.time.GetNanoSeconds() << ',' << s.node << ',' << s.queuedBytes << ','
-            << s.longestQueue << ',' << s.pauseFrames << '\n';
+            << s.longestQueue << ',' << s.pauseFrames << ',' << node.name << ',' << node.role
+            << '\n';
     }
 }
 

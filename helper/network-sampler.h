@@ -47,7 +47,9 @@ class NetworkSampler
     /** \return the samples, in time order */
     const std::vector<Sample>& GetSamples() const;
     /**
-     * Write the samples as CSV (time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames).
+     * Write the samples as CSV
+     * (time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames,name,role: the switch's
+     * fabric node id, name and role).
      * \param path the CSV file to write
      * \throws InputError naming the file when it cannot be written
      */

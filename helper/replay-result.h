@@ -8,6 +8,7 @@
 #include "ns3/invariant-options.h"
 #include "ns3/network-stats.h"
 #include "ns3/nstime.h"
+#include "ns3/replay-critical-path.h"
 #include "ns3/replay-engine.h"
 #include "ns3/replay-rank-stats.h"
 #include "ns3/replay-trace-check.h"
@@ -89,11 +90,12 @@ struct ReplayResult
     uint64_t events{0};         //!< simulator events of the replay
     double wallSeconds{0};      //!< wall-clock time of the simulation
     uint64_t nodes{0};          //!< nodes of all ranks
-    uint64_t networkDeliveredBytes{0}; //!< payload the network delivered
-    std::string network;               //!< description of the network
-    std::string system;                //!< description of the system configuration
-    std::string groups;                //!< description of the communicator groups (single)
-    std::string fabricName;            //!< the fabric's name
+    uint64_t networkDeliveredBytes{0};       //!< payload the network delivered
+    std::string network;                     //!< description of the network
+    std::string system;                      //!< description of the system configuration
+    std::string groups;                      //!< description of the communicator groups (single)
+    std::string fabricName;                  //!< the fabric's name
+    std::vector<CriticalPath> criticalPaths; //!< per job, with ReplayRunConfig::criticalPath
 
     std::map<std::string, uint64_t> networkCounters; //!< the backend's own counts, by name
 

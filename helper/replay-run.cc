@@ -4,7 +4,13 @@
 #include "replay-run.h"
 
 #include "ns3/input-error.h"
+#include "ns3/replay-critical-path.h"
 #include "ns3/replay-session.h"
+#include "ns3/replay-spans.h"
+#include "ns3/replay-timeline.h"
+
+#include <fstream>
+#include <memory>
 
 namespace ns3
 {
@@ -59,9 +65,37 @@ RunReplay(const ReplayRunConfig& config)
     limits.progress = config.progress;
     limits.progressPeriod = config.progressPeriod;
     limits.stopFlag = config.stopFlag;
+    // Spans cost about 50 bytes per node: recorded only when asked for.
+    std::unique_ptr<ReplaySpanRecorder> spans;
+    if (config.criticalPath || !config.timelinePath.empty())
+    {
+        spans = std::make_unique<ReplaySpanRecorder>(session.GetJobs());
+    }
     session.Run(limits);
 
-    return session.Collect();
+    std::vector<CriticalPath> paths;
+    if (spans)
+    {
+        for (uint32_t j = 0; j < session.GetJobs().size(); ++j)
+        {
+            paths.push_back(FindCriticalPath(session.GetJobs(), spans->GetSpans(), j));
+        }
+    }
+    if (!config.timelinePath.empty())
+    {
+        std::ofstream out(config.timelinePath);
+        WriteReplayTimeline(out, session.GetJobs(), spans->GetSpans(), paths);
+        if (!out)
+        {
+            throw InputError("--timeline: " + config.timelinePath + ": cannot write the file");
+        }
+    }
+    ReplayResult result = session.Collect();
+    if (config.criticalPath)
+    {
+        result.criticalPaths = std::move(paths);
+    }
+    return result;
 }
 
 } // namespace ns3

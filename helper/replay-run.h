@@ -44,6 +44,8 @@ struct ReplayRunConfig
     std::ostream* progress{nullptr};            //!< progress lines go here, if set
     double progressPeriod{2.0};                 //!< wall seconds between progress lines
     const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run when it becomes true
+    bool criticalPath{false};                   //!< find each job's critical path
+    std::string timelinePath; //!< write the run as a Chrome trace here (WriteReplayTimeline)
 };
 
 /**

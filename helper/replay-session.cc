@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/et-rank-files.h"
+#include "ns3/et-replay-app.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/replay-job-collect.h"
@@ -13,6 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
+#include <cstdio>
 
 namespace ns3
 {
@@ -179,17 +181,41 @@ ReplaySession::DescribeProgress() const
 {
     uint32_t finished = 0;
     uint32_t total = 0;
+    uint64_t nodesDone = 0;
+    uint64_t nodes = 0;
     for (const ReplayJob& job : m_jobs)
     {
         finished += job.engine->GetFinishedRankCount();
         total += job.rankCount;
+        for (uint32_t r = 0; r < job.rankCount; ++r)
+        {
+            nodesDone += job.engine->GetApp(r)->GetStats().nodesDone;
+            nodes += job.traces[r]->GetNodeCount();
+        }
     }
-    return std::to_string(finished) + "/" + std::to_string(total) + " ranks finished";
+    std::string text = std::to_string(finished) + "/" + std::to_string(total) +
+                       " ranks finished, " + std::to_string(nodesDone) + "/" +
+                       std::to_string(nodes) + " nodes";
+    // The estimate assumes the nodes left take as long as those done, on average.
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_runStart).count();
+    if (nodesDone > 0 && nodesDone < nodes)
+    {
+        char estimate[64];
+        std::snprintf(estimate,
+                      sizeof(estimate),
+                      ", about %.0f s left",
+                      elapsed * static_cast<double>(nodes - nodesDone) /
+                          static_cast<double>(nodesDone));
+        text += estimate;
+    }
+    return text;
 }
 
 void
 ReplaySession::Run(const ReplaySessionLimits& limits)
 {
+    m_runStart = std::chrono::steady_clock::now();
     m_progress = std::make_unique<ReplayProgress>(
         limits.progress, limits.progressPeriod, [this]() { return DescribeProgress(); });
     m_progress->SetStopFlag(limits.stopFlag);

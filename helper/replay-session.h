@@ -12,6 +12,7 @@
 #include "ns3/replay-result.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -112,21 +113,25 @@ class ReplaySession
   private:
     /** \return true once every rank of every job has finished */
     bool AllFinished() const;
-    /** \return "finished/total ranks finished" */
+    /**
+     * \return "F/R ranks finished, D/N nodes, about S s left": the estimate, from the
+     *         wall time so far and the share of nodes done, once a node is done
+     */
     std::string DescribeProgress() const;
     /** Put the jobs on NPUs and give them their dimensions. */
     void PlaceJobs();
     /** Stop the simulation once no engine has a node running (an engine's Idle trace). */
     void OnEngineIdle();
 
-    std::vector<ReplayJob> m_jobs;              //!< the jobs
-    std::string m_fabricPath;                   //!< the fabric file, for messages
-    ReplayNetwork m_net;                        //!< the network
-    SystemConfig m_system;                      //!< the run's system configuration
-    std::unique_ptr<ReplayProgress> m_progress; //!< progress lines and the stop flag
-    Time m_stopTime;                            //!< the time limit of the run
-    uint64_t m_events{0};                       //!< simulator events of the run
-    double m_wallSeconds{0};                    //!< wall time of the run
+    std::vector<ReplayJob> m_jobs;                    //!< the jobs
+    std::string m_fabricPath;                         //!< the fabric file, for messages
+    ReplayNetwork m_net;                              //!< the network
+    SystemConfig m_system;                            //!< the run's system configuration
+    std::unique_ptr<ReplayProgress> m_progress;       //!< progress lines and the stop flag
+    Time m_stopTime;                                  //!< the time limit of the run
+    uint64_t m_events{0};                             //!< simulator events of the run
+    double m_wallSeconds{0};                          //!< wall time of the run
+    std::chrono::steady_clock::time_point m_runStart; //!< wall time when Run started
 };
 
 /**

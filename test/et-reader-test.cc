@@ -461,14 +461,14 @@ TEST(EtReader, UnparsableMessagesAreReported)
     ExpectInputError([&] { EtTrace::Load(path); }, {path, "not a valid Chakra Node"});
 
     WriteBytes(path, "");
-    ExpectInputError([&] { EtTrace::Load(path); }, {path, "empty file"});
+    ExpectInputError([&] { EtTrace::Load(path); }, {path, "is empty"});
 
     // A pre-0.0.4 trace starts directly with a Node: field 1 is its varint id.
     WriteBytes(path, Frame(MakeNode(4).SerializeAsString()));
     ExpectInputError([&] { EtTrace::Load(path); }, {path, "older than schema 0.0.4"});
 
     std::string missing = dir.File("absent.0.et");
-    ExpectInputError([&] { EtTrace::Load(missing); }, {missing, "cannot open"});
+    ExpectInputError([&] { EtTrace::Load(missing); }, {missing, "no such file"});
 }
 
 TEST(EtReader, DuplicateIdNamesFileAndNode)

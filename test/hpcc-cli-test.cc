@@ -84,7 +84,7 @@ TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
     const std::pair<std::string, std::string> cases[] = {
         {"", "error: --config: required"},
         {"--config=/nonexistent/config.txt",
-         "error: /nonexistent/config.txt: cannot open the configuration file"},
+         "error: --config: /nonexistent/config.txt: no such file"},
         {"--config=" + badKey, "error: " + badKey + ":3: CC_MODE: not a whole number"},
         {"--config=" + good + " --fidelity=exact", "error: --fidelity: must be faithful or peer"},
         {"--config=" + good + " --flows=" + badFlows,

@@ -244,6 +244,6 @@ TEST(HpccConfig, MissingFileIsAnInputError)
     catch (const InputError& e)
     {
         EXPECT_EQ(std::string(e.what()),
-                  "/nonexistent/config.txt: cannot open the configuration file");
+                  "/nonexistent/config.txt: no such file");
     }
 }

@@ -112,7 +112,7 @@ TEST(HpccFlowFile, BadLinesNameTheFileAndLine)
         EXPECT_EQ(error.rfind(path + message, 0), 0u) << text << " -> " << error;
     }
     EXPECT_EQ(ErrorOf([] { ReadHpccFlows("/nonexistent/flows.txt"); }),
-              "/nonexistent/flows.txt: cannot open the flow file");
+              "/nonexistent/flows.txt: no such file");
 }
 
 TEST(HpccFlowFile, FlowsMustRunBetweenHostsOfTheTopology)

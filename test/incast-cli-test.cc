@@ -81,6 +81,7 @@ TEST(IncastCli, BadArgumentsGiveOneLineAndStatusTwo)
         {"--loss=1.5", "--loss"},
         {"--pfc=maybe", "--pfc"},
         {"--buffer=1KiB", "--buffer"},
+        {"--buffer=0B", "--buffer: must be in [1, "},
         {"--cc=warp", "--cc"},
         {"--check-invariants --invariant-period=0s", "--invariant-period"},
         {"--check-invariants=perhaps", "--check-invariants"},

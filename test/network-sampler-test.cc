@@ -74,10 +74,15 @@ TEST(NetworkSampler, TracksTheIncastQueueAndStopsWithTheRun)
     std::ifstream in(path);
     std::string header;
     std::getline(in, header);
-    EXPECT_EQ(header, "time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames");
+    EXPECT_EQ(header, "time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames,name,role");
     size_t rows = 0;
+    const FabricNode& node = net.GetFabric().GetNode(sw);
+    ASSERT_FALSE(node.name.empty());
     for (std::string line; std::getline(in, line);)
     {
+        // Each row ends with the switch's fabric name and role.
+        EXPECT_EQ(line.substr(line.size() - node.name.size() - node.role.size() - 1),
+                  node.name + "," + node.role);
         ++rows;
     }
     EXPECT_EQ(rows, samples.size());

@@ -18,6 +18,7 @@
 #include "ns3/example-cli.h"
 #include "ns3/gen-workload.h"
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/summary.h"
 
 #include <algorithm>
@@ -173,13 +174,13 @@ Run(int argc, char** argv)
     ExampleCli cli("Summarize and check the Chakra workload " + prefix);
     cli.Add("rank", "show this rank only (all: every rank)", "all");
     cli.Add("json", "write the selected ranks' nodes as JSON lines instead", "0");
-    cli.Add("comm-groups",
-            "communicator-group file (default <prefix>.comm-groups.json if present)",
-            "");
+    cli.AddInput("comm-groups",
+                 "communicator-group file (default <prefix>.comm-groups.json if present)");
     cli.Add("ctrl-deps", "treat ctrl_deps naming nodes of the file as dependencies", "0");
     cli.Add("dry-run", "replay the ranks together in zero time to find deadlocks", "1");
     cli.Add("summary", "also write the figures as JSON to this file", "");
     cli.Parse(argc - 1, argv + 1);
+    CheckInputFile(EtRankFilePath(prefix, 0), "workload");
 
     const uint32_t rankCount = DiscoverEtRankCount(prefix);
     const bool allRanks = cli.Get("rank") == "all";

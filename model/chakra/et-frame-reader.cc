@@ -4,6 +4,7 @@
 #include "et-frame-reader.h"
 
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -38,6 +39,7 @@ EtFrameReader::EtFrameReader(const std::string& path)
     : m_path(path)
     , m_buffer(kBufferBytes)
 {
+    CheckInputFile(path);
     m_plain = std::fopen(path.c_str(), "rb");
     if (m_plain == nullptr)
     {

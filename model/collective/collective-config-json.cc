@@ -4,6 +4,7 @@
 #include "collective-config-json.h"
 
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ LineAt(const std::string& text, size_t offset)
 std::string
 ConfigJson::ReadFile(const std::string& path)
 {
+    CheckInputFile(path);
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {

@@ -4,6 +4,7 @@
 #include "hpcc-config.h"
 
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/units.h"
 
@@ -511,6 +512,7 @@ HpccConfigKeys()
 HpccConfig
 ReadHpccConfig(const std::string& path)
 {
+    CheckInputFile(path);
     std::ifstream in(path);
     if (!in)
     {
@@ -541,6 +543,13 @@ ReadHpccConfig(const std::string& path)
             values.push_back(value);
         }
         const std::string where = path + ":" + std::to_string(lineNo);
+        // Keys are identifiers; anything else is not a configuration file at all.
+        if (key.find_first_not_of(
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+            std::string::npos)
+        {
+            throw InputError(where + ": not a KEY value line (a key is letters, digits and _)");
+        }
         const auto it = handlers.find(key);
         if (it == handlers.end())
         {

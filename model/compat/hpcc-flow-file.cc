@@ -5,6 +5,7 @@
 
 #include "ns3/fabric.h"
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 
 #include <cerrno>
@@ -75,6 +76,7 @@ Words(const std::string& line)
 std::vector<HpccFlow>
 ReadHpccFlows(const std::string& path)
 {
+    CheckInputFile(path);
     std::ifstream in(path);
     if (!in)
     {

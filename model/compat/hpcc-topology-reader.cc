@@ -6,6 +6,7 @@
 #include "ns3/astra-network-reader.h"
 #include "ns3/fabric-check.h"
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/units.h"
 
@@ -29,6 +30,7 @@ class WordReader
     explicit WordReader(const std::string& path)
         : m_path(path)
     {
+        CheckInputFile(path);
         std::ifstream in(path);
         if (!in)
         {

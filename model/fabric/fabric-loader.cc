@@ -7,6 +7,7 @@
 #include "ns3/fabric-yaml-reader.h"
 #include "ns3/hpcc-topology-reader.h"
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/yaml-input.h"
 
@@ -25,6 +26,7 @@ namespace
 bool
 LooksLikeHpccTopology(const std::string& path)
 {
+    CheckInputFile(path);
     std::ifstream in(path);
     if (!in)
     {

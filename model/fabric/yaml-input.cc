@@ -4,6 +4,7 @@
 #include "yaml-input.h"
 
 #include "ns3/input-error.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/units.h"
 
@@ -20,6 +21,7 @@ NS_LOG_COMPONENT_DEFINE("YamlInput");
 YamlInput::YamlInput(const std::string& path)
     : m_path(path)
 {
+    CheckInputFile(path);
     std::ifstream probe(path);
     if (!probe)
     {

@@ -38,7 +38,9 @@ def _parser():
 def main(argv=None, root=None):
     """Run the command; returns the exit status (2 for bad input)."""
     argv = sys.argv[1:] if argv is None else argv
-    root = root or os.getcwd()
+    # The repository (for the built program and the default results folder); the
+    # experiment file and --results are the caller's paths, relative to where they are.
+    root = root or os.environ.get("MLFABRIC_ROOT") or os.getcwd()
     try:
         args = _parser().parse_args(argv)
     except SystemExit as e:
@@ -73,6 +75,11 @@ def main(argv=None, root=None):
     os.makedirs(results_dir, exist_ok=True)
 
     runs = experiment.runs()
+    bad = runner.check_inputs(runs, binary, args.jobs or os.cpu_count() or 1)
+    for run, error in bad:
+        print(f"error: {args.experiment}: run {run.run_id}: {error}", file=sys.stderr)
+    if bad:
+        return 2
     if args.executor == "slurm":
         jobs = args.jobs or len(runs)
         print(f"{experiment.name}: {len(runs)} runs on Slurm, at most {jobs} at once, "

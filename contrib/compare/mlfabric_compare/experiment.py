@@ -52,6 +52,8 @@ class Run:
             f"--summary={os.path.join(out_dir, 'summary.json')}",
             f"--csv={os.path.join(out_dir, 'ranks.csv')}",
             "--progress=1",
+            "--critical-path=1",
+            f"--timeline={os.path.join(out_dir, 'timeline.json')}",
         ]
         if self.backend == "packet":
             args.append(f"--cc={self.scheme}")
@@ -175,6 +177,9 @@ def load_experiment(path, backend_override=None, quick=False):
     data["seeds"] = seeds
     data["stop"] = str(raw.get("stop", ""))
     if quick:
+        if "quick" not in raw:
+            _fail(path, "quick", "--quick asks for this key, which the experiment does not have "
+                  "(run it without --quick, or add a reduced form under 'quick')")
         overrides = raw.get("quick") or {}
         if not isinstance(overrides, dict):
             _fail(path, "quick", "expected a mapping of keys to replace")

@@ -4,7 +4,8 @@
 import csv
 import json
 import os
-from collections import defaultdict
+
+from . import figures
 
 COLUMNS = [
     ("workload", "workload", "{}"),
@@ -68,6 +69,8 @@ def summarize(state):
         "iteration_ms": max((r.get("finish_ns", 0) for r in ranks), default=0) / 1e6,
         "exposed_comm_ms": (sum(r.get("exposed_comm_ns", 0) for r in ranks) / len(ranks) / 1e6
                             if ranks else 0.0),
+        "compute_ms": (sum(r.get("compute_ns", 0) for r in ranks) / len(ranks) / 1e6
+                       if ranks else 0.0),
         "collective_p50_us": _percentile(durations, 50),
         "collective_p99_us": _percentile(durations, 99),
         "pfc_pause_frames": net.get("pfc_pause_frames"),
@@ -81,8 +84,31 @@ def summarize(state):
         "wall_seconds": wall,
         "events_per_s_m": (s.get("events", 0) / wall / 1e6) if wall else None,
     }
+    path = s.get("critical_path") or {}
+    if path.get("length_ns"):
+        row["critical_path_ms"] = path["length_ns"] / 1e6
+        row["critical_path_share"] = {k: v / path["length_ns"]
+                                      for k, v in path.get("by_kind_ns", {}).items()}
     row.update({f"param_{k}": v for k, v in run.parameters.items()})
     return row
+
+
+def critical_path_table(rows):
+    """Markdown lines: per run, the critical path and its share per kind."""
+    rows = [r for r in rows if r.get("critical_path_share")]
+    if not rows:
+        return []
+    kinds = sorted({k for r in rows for k in r["critical_path_share"]},
+                   key=lambda k: -max(r["critical_path_share"].get(k, 0) for r in rows))
+    lines = ["## Where the time goes: the critical path", "",
+             "The chain of compute and communication that sets the iteration's finish "
+             "(doc/replay.md), and the share of it per kind.", "",
+             "| run | critical path (ms) | " + " | ".join(kinds) + " |",
+             "|---|---|" + "---|" * len(kinds)]
+    for r in rows:
+        shares = " | ".join(f"{100 * r['critical_path_share'].get(k, 0):.1f} %" for k in kinds)
+        lines.append(f"| {r['label']} | {r['critical_path_ms']:.3f} | {shares} |")
+    return lines + [""]
 
 
 def format_table(rows):
@@ -104,111 +130,26 @@ def format_table(rows):
 
 def write_tables(rows, results_dir):
     """results.csv and results.json."""
-    keys = sorted({k for row in rows for k in row})
+    # CSV cells are flat: the critical path's shares become one column per kind.
+    flat = []
+    for row in rows:
+        cells = {k: v for k, v in row.items() if not isinstance(v, dict)}
+        for kind, share in row.get("critical_path_share", {}).items():
+            cells[f"critical_path_share_{kind.replace(' ', '_')}"] = share
+        flat.append(cells)
+    keys = sorted({k for row in flat for k in row})
     with open(os.path.join(results_dir, "results.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=keys)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(flat)
     with open(os.path.join(results_dir, "results.json"), "w", encoding="utf-8") as f:
         json.dump({"runs": rows}, f, indent=2)
         f.write("\n")
 
 
-def _read_timeseries(path):
-    """time_ns -> total queued bytes, and switch -> last pause count."""
-    queued = defaultdict(int)
-    pauses = {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            for rec in csv.DictReader(f):
-                queued[int(rec["time_ns"])] += int(rec["queued_bytes"])
-                pauses[int(rec["switch"])] = int(rec["pause_frames"])
-    except (OSError, KeyError, ValueError):
-        return {}, {}
-    return dict(sorted(queued.items())), pauses
-
-
 def make_plots(states, rows, results_dir):
-    """The four plots, as PNG files; returns their names (empty without matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return []
-    by_id = {row["run_id"]: row for row in rows}
-    done = [s for s in states if s.run.run_id in by_id]
-    made = []
-
-    fig, ax = plt.subplots(figsize=(8, 4))
-    labels = [f"{by_id[s.run.run_id]['label']}\n{s.run.fabric['name']}" for s in done]
-    values = [by_id[s.run.run_id]["iteration_ms"] for s in done]
-    ax.bar(range(len(values)), values, color="#4878a8")
-    ax.set_xticks(range(len(values)))
-    ax.set_xticklabels(labels, fontsize=8)
-    ax.set_ylabel("iteration time (ms)")
-    ax.set_title("Training iteration time per scheme")
-    fig.tight_layout()
-    fig.savefig(os.path.join(results_dir, "iteration-time.png"), dpi=110)
-    plt.close(fig)
-    made.append("iteration-time.png")
-
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for s in done:
-        try:
-            with open(s.summary_path, encoding="utf-8") as f:
-                durations = sorted(collective_durations_us(json.load(f)))
-        except (OSError, ValueError):
-            continue
-        if durations:
-            ys = [(i + 1) / len(durations) for i in range(len(durations))]
-            ax.step(durations, ys, where="post", label=by_id[s.run.run_id]["label"])
-    ax.set_xscale("log")
-    ax.set_xlabel("collective time (us)")
-    ax.set_ylabel("fraction of collectives")
-    ax.set_title("Collective completion time (CDF)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(results_dir, "collective-cdf.png"), dpi=110)
-    plt.close(fig)
-    made.append("collective-cdf.png")
-
-    series = {s.run.run_id: _read_timeseries(os.path.join(s.out_dir, "timeseries.csv"))
-              for s in done}
-    if any(q for q, _ in series.values()):
-        fig, ax = plt.subplots(figsize=(8, 4))
-        for s in done:
-            queued, _ = series[s.run.run_id]
-            if queued:
-                ax.plot([t / 1e6 for t in queued], [b / 1024 for b in queued.values()],
-                        label=by_id[s.run.run_id]["label"], linewidth=0.8)
-        ax.set_xlabel("simulated time (ms)")
-        ax.set_ylabel("bytes queued in switches (KiB)")
-        ax.set_title("Switch queues over time")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(results_dir, "queue-over-time.png"), dpi=110)
-        plt.close(fig)
-        made.append("queue-over-time.png")
-
-        fig, ax = plt.subplots(figsize=(8, 4))
-        switches = sorted({sw for _, p in series.values() for sw in p})
-        width = 0.8 / max(1, len(done))
-        for i, s in enumerate(done):
-            _, pauses = series[s.run.run_id]
-            ax.bar([x + i * width for x in range(len(switches))],
-                   [pauses.get(sw, 0) for sw in switches], width,
-                   label=by_id[s.run.run_id]["label"])
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(switches))])
-        ax.set_xticklabels([f"switch {sw}" for sw in switches], fontsize=8, rotation=30)
-        ax.set_ylabel("PFC pause frames sent")
-        ax.set_title("PFC pauses per switch")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(results_dir, "pfc-pauses.png"), dpi=110)
-        plt.close(fig)
-        made.append("pfc-pauses.png")
-    return made
+    """The figures (figures.py), as PNG and SVG files; returns the PNG names."""
+    return figures.make_figures(states, rows, results_dir)
 
 
 def failure_text(state):
@@ -239,6 +180,7 @@ def write_report(experiment, rows, failed, plots, results_dir, command):
             cells.append("-" if value is None else fmt.format(value))
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
+    lines += critical_path_table(rows)
     if failed:
         lines += ["Runs that did not finish:", ""]
         lines += [f"- {text}" for text in failed]
@@ -246,12 +188,14 @@ def write_report(experiment, rows, failed, plots, results_dir, command):
     titles = {
         "iteration-time.png": "Iteration time",
         "collective-cdf.png": "Collective completion times",
-        "queue-over-time.png": "Switch queues over time",
-        "pfc-pauses.png": "PFC pauses per switch",
+        "queue-over-time.png": "Switch queues over time: the bottleneck port and the sum",
+        "pfc-pauses.png": "PFC pauses per switch, by role",
     }
     for plot in plots:
         lines += [f"## {titles.get(plot, plot)}", "", f"![{titles.get(plot, plot)}]({plot})", ""]
-    lines += ["Files: `results.csv`, `results.json`, and per run `runs/<run>/summary.json`, "
-              "`ranks.csv`, `timeseries.csv`, `log.txt`.", ""]
+    lines += ["Each figure is also in SVG (same name, `.svg`). Files: `results.csv`, "
+              "`results.json`, and per run `runs/<run>/summary.json`, `ranks.csv`, "
+              "`timeseries.csv`, `timeline.json` (open in https://ui.perfetto.dev), `log.txt`.",
+              ""]
     with open(os.path.join(results_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))

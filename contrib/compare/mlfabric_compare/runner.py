@@ -9,10 +9,16 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-# "ranks 3/16" in the replay's progress lines
+# The replay's progress lines: "progress: 1975.360 us simulated, 3.17 M events/s,
+# 0/16 ranks finished, 123/720 nodes, about 38 s left".
 _RANKS = re.compile(r"(\d+)\s*/\s*(\d+)\s+ranks")
+_SIMULATED = re.compile(r"progress: ([0-9.]+) us simulated")
+_NODES = re.compile(r"(\d+)/(\d+) nodes")
+_LEFT = re.compile(r"about (\d+) s left")
 
 
 class RunState:
@@ -26,6 +32,10 @@ class RunState:
         self.status = None
         self.ranks_done = 0
         self.ranks = 0
+        self.simulated_us = None
+        self.nodes_done = 0
+        self.nodes = 0
+        self.seconds_left = None
         self.read_offset = 0
         # Why a run has no result beyond its exit status (an executor's own words).
         self.failure = None
@@ -47,8 +57,32 @@ def _update_progress(state):
             state.read_offset = f.tell()
     except OSError:
         return
-    for match in _RANKS.finditer(text):
-        state.ranks_done, state.ranks = int(match.group(1)), int(match.group(2))
+    for line in text.splitlines():
+        if not line.startswith("progress: "):
+            continue
+        ranks, simulated = _RANKS.search(line), _SIMULATED.search(line)
+        nodes, left = _NODES.search(line), _LEFT.search(line)
+        if ranks:
+            state.ranks_done, state.ranks = int(ranks.group(1)), int(ranks.group(2))
+        if simulated:
+            state.simulated_us = float(simulated.group(1))
+        if nodes:
+            state.nodes_done, state.nodes = int(nodes.group(1)), int(nodes.group(2))
+        state.seconds_left = int(left.group(1)) if left else None
+
+
+def describe(state):
+    """A running run in the progress line: simulated time, share of nodes, estimate."""
+    parts = [state.run.scheme]
+    if state.simulated_us is not None:
+        parts.append(f"{state.simulated_us / 1e3:.2f} ms simulated")
+    if state.nodes:
+        parts.append(f"{100 * state.nodes_done // state.nodes}% of nodes")
+    elif state.ranks:
+        parts.append(f"{state.ranks_done}/{state.ranks} ranks")
+    if state.seconds_left is not None:
+        parts.append(f"~{state.seconds_left} s left")
+    return " ".join(parts)
 
 
 def _bar(done, total, width=30):
@@ -61,11 +95,33 @@ def _render(states, started, total, skipped):
     running = [s for s in states if s.process is not None and s.status is None]
     parts = [f"{_bar(done, total)} {done}/{total} runs"]
     for s in running:
-        ranks = f" {s.ranks_done}/{s.ranks} ranks" if s.ranks else ""
-        parts.append(f"{s.run.scheme}{ranks}")
+        parts.append(describe(s))
     elapsed = int(time.time() - started)
     parts.append(f"{elapsed // 60}m{elapsed % 60:02d}s")
     return " | ".join(parts)
+
+
+def _check_one(run, binary):
+    """None if the run's inputs are good, else the program's error line."""
+    with tempfile.TemporaryDirectory(prefix="mlfabric-check-") as scratch:
+        # A run of one picosecond reads and checks every input and builds the network;
+        # stopping at the time limit is status 1, bad input status 2.
+        command = [binary] + run.arguments(scratch) + ["--stop=1ps", "--progress=0"]
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, errors="replace", check=False)
+    if done.returncode in (0, 1):
+        return None
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    if errors:
+        return errors[-1][len("error: "):]
+    return f"{os.path.basename(binary)} ended with status {done.returncode}"
+
+
+def check_inputs(runs, binary, jobs):
+    """Check every run's inputs before any simulation: [(run, error line)] of bad ones."""
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(lambda run: _check_one(run, binary), runs))
+    return [(run, error) for run, error in zip(runs, results) if error]
 
 
 def prepare_states(runs, results_dir):

@@ -9,6 +9,13 @@ import sys
 import time
 
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+if args.get("stop") == "1ps":
+    # The compare tool's input check before the runs.
+    bad = os.environ.get("FAKE_REPLAY_BAD_INPUT")
+    if bad and args.get("cc") == bad:
+        print("error: --bogus: unknown argument (see --help)", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(1)
 counter = os.environ.get("FAKE_REPLAY_COUNTER")
 if counter:
     with open(counter, "a", encoding="utf-8") as f:
@@ -21,7 +28,8 @@ if args.get("cc") == "timely" and os.environ.get("FAKE_REPLAY_SLOW_TIMELY"):
     print("progress: waiting", flush=True)
     time.sleep(120)
 scale = {"none": 3.0, "dcqcn": 2.0, "hpcc": 1.0}.get(args["cc"], 1.5)
-print("progress: 1.0 ms simulated, 8/8 ranks finished, 1.0 M events/s", flush=True)
+print("progress: 1000.000 us simulated, 1.00 M events/s, 8/8 ranks finished, 96/96 nodes",
+      flush=True)
 summary = {
     "ranks": [{"finish_ns": int(1e6 * scale) + r, "exposed_comm_ns": int(5e5 * scale)}
               for r in range(8)],
@@ -36,7 +44,7 @@ with open(args["summary"], "w", encoding="utf-8") as f:
     json.dump(summary, f)
 if "timeseries" in args:
     with open(args["timeseries"], "w", encoding="utf-8") as f:
-        f.write("time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames\n")
+        f.write("time_ns,switch,queued_bytes,longest_queue_bytes,pause_frames,name,role\n")
         for t in range(5):
             for sw in (8, 9):
-                f.write(f"{t * 1000},{sw},{int(100 * scale * t)},{int(50 * scale * t)},{t}\n")
+                f.write(f"{t * 1000},{sw},{int(100 * scale * t)},{int(50 * scale * t)},{t},leaf{sw - 8},leaf\n")

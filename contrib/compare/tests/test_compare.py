@@ -84,6 +84,51 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("nowhere.0.et", err)
 
+    def test_progress_shows_simulated_time_and_estimate(self):
+        from mlfabric_compare import runner
+        run = exp.load_experiment(self.write("name: p\nworkloads: [w]\nfabrics: [f.yaml]\n"
+                                             "schemes: [dcqcn]\n")).runs()[0]
+        state = runner.RunState(run, self.dir)
+        log = os.path.join(self.dir, "log.txt")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("chakra-replay: header\n"
+                    "progress: 1975.360 us simulated, 3.17 M events/s, 0/16 ranks finished, "
+                    "180/720 nodes, about 38 s left\n")
+        state.log = open(log, encoding="utf-8")
+        try:
+            runner._update_progress(state)
+        finally:
+            state.log.close()
+        self.assertEqual(runner.describe(state), "dcqcn 1.98 ms simulated 25% of nodes ~38 s left")
+
+    def test_quick_without_a_quick_section_is_an_error(self):
+        path = self.write("name: q\nworkloads: [w]\nfabrics: [f.yaml]\n")
+        status, _, err = self.run_main(path, "--quick", "--binary=" + FAKE)
+        self.assertEqual(status, 2)
+        self.assertIn("quick", err)
+        self.assertEqual(err.count("\n"), 1, err)
+
+    def test_inputs_are_checked_before_any_run(self):
+        path = self.write("name: c\nworkloads: [w]\nfabrics: [f.yaml]\n"
+                          "schemes: [none, dcqcn, hpcc]\n")
+        results = os.path.join(self.dir, "checked")
+        counter = os.path.join(self.dir, "calls")
+        os.environ["FAKE_REPLAY_COUNTER"] = counter
+        os.environ["FAKE_REPLAY_BAD_INPUT"] = "hpcc"
+        try:
+            status, out, err = self.run_main(path, "--results=" + results, "--binary=" + FAKE)
+        finally:
+            del os.environ["FAKE_REPLAY_COUNTER"]
+            del os.environ["FAKE_REPLAY_BAD_INPUT"]
+        self.assertEqual(status, 2)
+        # One line naming the run and the program's own error; nothing was simulated.
+        self.assertEqual(err.strip().count("\n"), 0, err)
+        self.assertIn("hpcc", err)
+        self.assertIn("--bogus: unknown argument", err)
+        self.assertFalse(os.path.exists(counter))
+        self.assertFalse(os.path.exists(os.path.join(results, "report.md")))
+        self.assertEqual(out, "")
+
     def test_results_report_and_resumption(self):
         path = self.write("name: cmp\ndescription: three schemes\nworkloads: [w]\n"
                           "fabrics: [f.yaml]\nschemes: [none, dcqcn, hpcc]\n")
