@@ -25,6 +25,19 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
+namespace
+{
+// The timer is checked at least this often while bytes are in flight, so that once
+// everything is acknowledged no check outlives the traffic by a whole timeout (4.3 s by
+// default): a run that ends when its events do ends with its traffic.
+Time
+RtoCheckPeriod()
+{
+    return MilliSeconds(1);
+}
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 TypeId
@@ -780,7 +793,8 @@ RdmaNic::ArmRto(RdmaQueuePair& qp)
     // One pending event per QP; progress moves the deadline instead of rescheduling.
     qp.m_rtoArmed = true;
     qp.m_rtoDeadline = RtoDeadline(qp);
-    Simulator::Schedule(RtoOf(qp), &RdmaNic::RtoCheck, this, Ptr<RdmaQueuePair>(&qp));
+    Simulator::Schedule(
+        std::min(RtoOf(qp), RtoCheckPeriod()), &RdmaNic::RtoCheck, this, Ptr<RdmaQueuePair>(&qp));
 }
 
 Time
@@ -823,7 +837,8 @@ RdmaNic::RtoCheck(Ptr<RdmaQueuePair> qp)
     if (now < qp->m_rtoDeadline)
     {
         qp->m_rtoArmed = true;
-        Simulator::Schedule(qp->m_rtoDeadline - now, &RdmaNic::RtoCheck, this, qp);
+        Simulator::Schedule(
+            std::min(qp->m_rtoDeadline - now, RtoCheckPeriod()), &RdmaNic::RtoCheck, this, qp);
         return;
     }
     NS_LOG_INFO("node " << m_nodeId << " QP " << qp->m_qpn << " timeout at " << qp->m_sndUna);
