@@ -20,7 +20,7 @@ OUT="${OUT:-$(mktemp -d)}"
 mkdir -p "$OUT"
 
 if [[ -f "$BUILD/CMakeCache.txt" ]]; then
-  cmake --build "$BUILD" --target example-hpcc-compat >/dev/null
+  cmake --build "$BUILD" --target examples-hpcc-compat >/dev/null
 else
   "$ROOT/mlfabric" build
 fi

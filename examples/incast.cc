@@ -34,12 +34,12 @@ Gbps(uint64_t bytes, Time t)
     return t.IsStrictlyPositive() ? bytes * 8.0 / t.GetSeconds() / 1e9 : 0.0;
 }
 
-/** \return the priority RDMA NICs send ACKs, CNPs and PFC frames on, as now configured */
+/** \return the priority RDMA NICs send CNPs on, as now configured */
 uint64_t
-GetControlPriority()
+GetCnpPriority()
 {
     TypeId::AttributeInformation info;
-    TypeId::LookupByName("ns3::RdmaNic").LookupAttributeByName("ControlPriority", &info);
+    TypeId::LookupByName("ns3::RdmaNic").LookupAttributeByName("CnpPriority", &info);
     return DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
@@ -264,7 +264,8 @@ Main(int argc, char** argv)
     cli.Add("buffer", "switch buffer size (e.g. 32MiB)", "32MiB");
     cli.Add("loss", "per-frame loss probability on every link", "0");
     cli.Add("priority",
-            "traffic class of the data: a priority other than ns3::RdmaNic::ControlPriority",
+            "traffic class of the data (its ACKs follow it): a priority other than "
+            "ns3::RdmaNic::CnpPriority",
             "3");
     AddCcOptions(cli);
     cli.Add("stop", "simulated time limit", "10s");
@@ -295,12 +296,12 @@ Main(int argc, char** argv)
     {
         config.receiverRank = static_cast<int64_t>(cli.GetUint("receiver", 0, 1u << 24));
     }
-    const auto priority = cli.GetUintFor("priority", "ns3::RdmaNic", "ControlPriority");
-    if (priority == GetControlPriority())
+    const auto priority = cli.GetUintFor("priority", "ns3::RdmaNic", "CnpPriority");
+    if (priority == GetCnpPriority())
     {
         throw InputError("--priority: " + std::to_string(priority) +
-                         " is the priority of ACKs, CNPs and PFC frames "
-                         "(ns3::RdmaNic::ControlPriority); data needs another");
+                         " is the priority of CNPs (ns3::RdmaNic::CnpPriority); data needs "
+                         "another");
     }
     if (priority != 3)
     {

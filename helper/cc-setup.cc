@@ -6,12 +6,16 @@
 #include "ns3/cc-presets.h"
 #include "ns3/cc-registry.h"
 #include "ns3/config.h"
+#include "ns3/dcqcn-alpha-mapping.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/roce-network.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
+#include <iostream>
 
 namespace ns3
 {
@@ -33,6 +37,52 @@ SchemeOfTypeId(const std::string& typeIdName)
         }
     }
     return "";
+}
+
+/** Give \p interval to the NICs whose CnpInterval is the built-in value, and as default. */
+void
+ApplyPresetCnpInterval(RoceNetwork& net, Time interval)
+{
+    const std::string path = "ns3::RdmaNic::CnpInterval";
+    TypeId::AttributeInformation info;
+    RdmaNic::GetTypeId().LookupAttributeByName("CnpInterval", &info);
+    const Time builtIn = DynamicCast<const TimeValue>(info.originalInitialValue)->Get();
+    Config::SetDefault(path, TimeValue(interval));
+    for (uint32_t host : net.GetHosts())
+    {
+        TimeValue now;
+        net.GetNic(host)->GetAttribute("CnpInterval", now);
+        if (now.Get() == builtIn)
+        {
+            net.GetNic(host)->SetAttribute("CnpInterval", TimeValue(interval));
+        }
+    }
+}
+
+/** \return the K <= N warnings of the network's NICs, one per distinct CNP interval */
+std::vector<std::string>
+DcqcnIntervalWarnings(const RoceNetwork& net)
+{
+    TypeId::AttributeInformation info;
+    TypeId::LookupByName("ns3::CcDcqcn").LookupAttributeByName("AlphaInterval", &info);
+    const Time k = DynamicCast<const TimeValue>(info.initialValue)->Get();
+    std::vector<Time> seen;
+    std::vector<std::string> warnings;
+    for (uint32_t host : net.GetHosts())
+    {
+        TimeValue n;
+        net.GetNic(host)->GetAttribute("CnpInterval", n);
+        if (std::find(seen.begin(), seen.end(), n.Get()) != seen.end())
+        {
+            continue;
+        }
+        seen.push_back(n.Get());
+        if (std::string w = DcqcnAlphaIntervalWarning(k, n.Get()); !w.empty())
+        {
+            warnings.push_back(std::move(w));
+        }
+    }
+    return warnings;
 }
 
 /** \return the fastest NIC port of the network, or the presets' default without hosts */
@@ -175,6 +225,18 @@ InstallCongestionControl(RoceNetwork& net, const CcSettings& settings)
     for (uint32_t host : net.GetHosts())
     {
         net.GetNic(host)->SetAttribute("CongestionControl", tid);
+    }
+    if (!settings.preset.empty())
+    {
+        ApplyPresetCnpInterval(net, CcPresetCnpInterval(settings.preset));
+    }
+    if (installed.scheme == "dcqcn")
+    {
+        installed.warnings = DcqcnIntervalWarnings(net);
+        for (const auto& w : installed.warnings)
+        {
+            std::cerr << "warning: " << w << std::endl;
+        }
     }
     installed.ecnMap = ResolveEcnMap(settings, installed.scheme, installed.hostRateBps);
     ApplyEcnMap(net, installed.ecnMap, !settings.ecnMap.empty());

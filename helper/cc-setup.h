@@ -46,9 +46,10 @@ struct CcSettings
  */
 struct CcInstallation
 {
-    std::string scheme;      //!< short name of the scheme every NIC runs
-    EcnThresholdMap ecnMap;  //!< the thresholds switch egress ports got
-    uint64_t hostRateBps{0}; //!< the rate presets were scaled with
+    std::string scheme;                //!< short name of the scheme every NIC runs
+    EcnThresholdMap ecnMap;            //!< the thresholds switch egress ports got
+    uint64_t hostRateBps{0};           //!< the rate presets were scaled with
+    std::vector<std::string> warnings; //!< printed on stderr as "warning: ..." lines
 };
 
 /**
@@ -114,7 +115,9 @@ void ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map, bool overrideLink
  * later), and the ECN thresholds of switch egress ports: an ECN map given as text
  * (--ecn) sets every port; a preset's map or the peers' default only those whose link
  * leaves its thresholds unset, so that a fabric file's own thresholds hold. Queue pairs opened
- * afterwards run the scheme with these parameters.
+ * afterwards run the scheme with these parameters. A preset also gives NICs whose
+ * RdmaNic::CnpInterval is still the built-in value the preset's (CcPresetCnpInterval).
+ * DCQCN with an alpha interval not above a NIC's CNP interval is a warning on stderr.
  * \param net a network whose links are all added
  * \param settings the settings
  * \return what was installed

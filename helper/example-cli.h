@@ -112,7 +112,7 @@ class ExampleCli
      * so the command line cannot drift from the model.
      * \param name option
      * \param typeId the attribute's TypeId, e.g. "ns3::RdmaNic"
-     * \param attribute the attribute, e.g. "ControlPriority"
+     * \param attribute the attribute, e.g. "CnpPriority"
      * \return the value
      */
     uint64_t GetUintFor(const std::string& name,

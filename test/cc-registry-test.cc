@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -52,7 +53,7 @@ class CcRegistryTest : public testing::Test
 TEST_F(CcRegistryTest, NamesMapToTypeIds)
 {
     const std::vector<std::string> expected = {
-        "none", "dcqcn", "dcqcn-hpccns3", "hpcc", "timely", "dctcp", "swift"};
+        "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "timely", "dctcp", "swift"};
     EXPECT_EQ(CcSchemeNames(), expected);
     EXPECT_EQ(CcTypeIdName("hpcc"), "ns3::CcHpcc");
     EXPECT_EQ(CcTypeIdName("dcqcn-hpccns3"), "ns3::CcDcqcnHpccNs3");
@@ -68,8 +69,8 @@ TEST_F(CcRegistryTest, NamesMapToTypeIds)
 TEST_F(CcRegistryTest, UnknownSchemeIsOneClearError)
 {
     EXPECT_EQ(ErrorOf([] { CreateCongestionOps("cubic"); }),
-              "unknown congestion control 'cubic' (known: none, dcqcn, dcqcn-hpccns3, hpcc, "
-              "timely, dctcp, swift)");
+              "unknown congestion control 'cubic' (known: none, dcqcn, dcqcn-hpccns3, "
+              "dcqcn-window, hpcc, timely, dctcp, swift)");
     EXPECT_NE(ErrorOf([] { CcTypeIdName(""); }), "");
 }
 
@@ -326,7 +327,10 @@ TEST_F(CcRegistryTest, HpccNs3PresetScalesWithTheHostRate)
     EXPECT_EQ(RateAttr("timely", "AiRate"), 25000000U);              // 10 x 25/10 Mb/s
     EXPECT_EQ(RateAttr("timely", "HaiRate"), 125000000U);            // 50 x 25/10 Mb/s
     EXPECT_EQ(TimeAttr("dcqcn", "IncreaseTimer"), MicroSeconds(55)); // dcqcn_paper
-    EXPECT_EQ(TimeAttr("dcqcn", "AlphaInterval"), MicroSeconds(50));
+    // dcqcn_paper's 50 us slots in the paper's model: K = N + one slot, above N.
+    EXPECT_EQ(TimeAttr("dcqcn", "AlphaInterval"), MicroSeconds(100));
+    EXPECT_DOUBLE_EQ(DoubleAttr("dcqcn", "Gain"), 1.0 / 256);
+    EXPECT_EQ(CcPresetCnpInterval("hpcc-ns3"), MicroSeconds(50));
     EXPECT_DOUBLE_EQ(DoubleAttr("dctcp", "Gain"), 1.0 / 16);
     EXPECT_EQ(RateAttr("dctcp", "AiRate"), 615000000U);
     // DCTCP marks in steps: K = 30 KB per 10 Gb/s.
@@ -342,11 +346,16 @@ TEST_F(CcRegistryTest, AstraSimPreset)
     for (const std::string scheme : {"dcqcn", "dcqcn-hpccns3"})
     {
         EXPECT_EQ(TimeAttr(scheme, "IncreaseTimer"), MicroSeconds(900)) << scheme;
-        EXPECT_EQ(TimeAttr(scheme, "AlphaInterval"), MicroSeconds(1)) << scheme;
         EXPECT_EQ(RateAttr(scheme, "RateAi"), 50000000U) << scheme;
         EXPECT_EQ(RateAttr(scheme, "RateHai"), 100000000U) << scheme;
         EXPECT_EQ(UintAttr(scheme, "FastRecoverySteps"), 1U) << scheme;
     }
+    // The slotted flavour keeps the peer's 1 us slots; the paper's gets N = 4 us (the
+    // decrease slot), K = 5 us and the gain of four slots per CNP.
+    EXPECT_EQ(TimeAttr("dcqcn-hpccns3", "AlphaInterval"), MicroSeconds(1));
+    EXPECT_EQ(TimeAttr("dcqcn", "AlphaInterval"), MicroSeconds(5));
+    EXPECT_EQ(CcPresetCnpInterval("astra-sim-ns3"), MicroSeconds(4));
+    EXPECT_DOUBLE_EQ(DoubleAttr("dcqcn", "Gain"), 1 - std::pow(255.0 / 256, 4));
     EXPECT_EQ(UintAttr("hpcc", "MaxStage"), 0U);
     EXPECT_DOUBLE_EQ(DoubleAttr("dctcp", "Gain"), 1.0 / 256);
     EXPECT_EQ(RateAttr("timely", "MinRate"), 100000000U);

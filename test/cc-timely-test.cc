@@ -29,6 +29,7 @@ class TimelyTest : public testing::Test
         // One update per round trip (the HPCC simulator's reading); per-segment updates
         // have their own test.
         cc->SetAttribute("SegmentBytes", UintegerValue(0));
+        cc->SetAttribute("MinRtt", TimeValue(MicroSeconds(20)));
         cc->Init(&qp);
     }
 
@@ -149,6 +150,7 @@ TEST(TimelySegments, UpdatesOncePerSegment)
     FakeQueuePair qp;
     Ptr<CcTimely> cc = CreateObject<CcTimely>();
     cc->SetAttribute("SegmentBytes", UintegerValue(16384));
+    cc->SetAttribute("MinRtt", TimeValue(MicroSeconds(20)));
     cc->Init(&qp);
     cc->OnAck(qp.Deliver(10000, MicroSeconds(100))); // first sample
     cc->OnAck(qp.Deliver(10000, MicroSeconds(120))); // 20000 acked: < 10000 + 16384

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -142,6 +143,10 @@ TEST(HpccCcMode, FatTreeParametersReachTheSchemes)
     EXPECT_EQ(TimeDefaultOf("ns3::CcDcqcn", "IncreaseTimer"), MicroSeconds(300));
     EXPECT_EQ(DefaultOf("ns3::CcDcqcn", "RateHai"), "200000000bps");
     EXPECT_EQ(TimeDefaultOf("ns3::RdmaNic", "CnpInterval"), MicroSeconds(4));
+    // The slotted alpha (1 us slots, 4 us decrease slots) in the paper's model: K above
+    // N by one slot, the gain of four slots per CNP.
+    EXPECT_EQ(TimeDefaultOf("ns3::CcDcqcn", "AlphaInterval"), MicroSeconds(5));
+    EXPECT_NEAR(std::stod(DefaultOf("ns3::CcDcqcn", "Gain")), 1 - std::pow(255.0 / 256, 4), 1e-6);
     // Another scheme gives the NIC its own CNP interval back.
     ApplyHpccCcParameters(hp, MapHpccCcMode(hp.ccMode, HpccFidelity::Faithful));
     EXPECT_EQ(TimeDefaultOf("ns3::RdmaNic", "CnpInterval"), MicroSeconds(50));

@@ -128,11 +128,11 @@ TEST(IncastCli, UnitsAreOneGrammarWithOneLineErrors)
         {"--mtu=4096", "error: --mtu: '4096' has no unit; write e.g. 4096B\n"},
         {"--mtu=10KB",
          "error: --mtu: must be in [64, 9000], the range of ns3::RdmaNic::Mtu (got '10KB')\n"},
-        {"--priority=7",
-         "error: --priority: 7 is the priority of ACKs, CNPs and PFC frames "
-         "(ns3::RdmaNic::ControlPriority); data needs another\n"},
+        {"--priority=6",
+         "error: --priority: 6 is the priority of CNPs (ns3::RdmaNic::CnpPriority); data "
+         "needs another\n"},
         {"--priority=8",
-         "error: --priority: must be in [0, 7], the range of ns3::RdmaNic::ControlPriority "
+         "error: --priority: must be in [0, 7], the range of ns3::RdmaNic::CnpPriority "
          "(got '8')\n"},
         {"--ecn=100G:400KB/1600KB/0.2",
          "error: --ecn: ECN threshold map: entry 1 '100G:400KB/1600KB/0.2': rate: 'G' in "

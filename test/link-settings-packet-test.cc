@@ -101,6 +101,9 @@ SmallBufferIncast(const std::string& path)
 // go-back-N recovers; [3] keeps it lossless: PFC pauses, nothing dropped.
 TEST_F(LinkSettingsPacketTest, FilePfcPrioritiesDecideDropsOrPauses)
 {
+    // Drops of whole windows need timeouts: 4.2 ms ones (2^10 x 4.096 us) rather than
+    // NCCL's 4.3 s, so the recovery fits the incast's 10 s limit.
+    Config::SetDefault("ns3::RdmaNic::AckTimeout", UintegerValue(10));
     const IncastResult lossy =
         SmallBufferIncast(StarFile("lossy", 9, "  switch_buffer: 1MiB\n  pfc_priorities: []\n"));
     EXPECT_GT(lossy.drops, 0u);
@@ -151,6 +154,7 @@ TEST_F(LinkSettingsPacketTest, PerLinkPrioritiesSetEachPort)
 // and recovers (before, its 8 KiB x 8 priorities x 17 ports of reserve did not fit).
 TEST_F(LinkSettingsPacketTest, PfcOffCarvesNothing)
 {
+    Config::SetDefault("ns3::RdmaNic::AckTimeout", UintegerValue(10)); // 4.2 ms, as above
     IncastConfig config;
     config.senders = 16;
     config.messageBytes = 256 * 1024;

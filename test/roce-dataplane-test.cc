@@ -185,6 +185,8 @@ TEST_F(DataPlaneTest, IncastWithPfcIsLossless)
 // Acceptance 3: without PFC a small buffer drops; NACK, go-back-N and the timeout recover.
 TEST_F(DataPlaneTest, IncastWithoutPfcRecoversFromDrops)
 {
+    // Timeouts of 4.2 ms (2^10 x 4.096 us), not NCCL's 4.3 s, to recover within the run.
+    Config::SetDefault("ns3::RdmaNic::AckTimeout", UintegerValue(10));
     IncastConfig config;
     config.senders = 16;
     config.messageBytes = 512 * 1024;
@@ -208,6 +210,7 @@ TEST_F(DataPlaneTest, IncastWithoutPfcRecoversFromDrops)
 // Acceptance 6: per-packet loss on every link; every message completes exactly once.
 TEST_F(DataPlaneTest, RandomLossRecovers)
 {
+    Config::SetDefault("ns3::RdmaNic::AckTimeout", UintegerValue(10));
     IncastConfig config;
     config.senders = 4;
     config.messageBytes = 4ULL << 20;

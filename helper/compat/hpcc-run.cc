@@ -4,6 +4,7 @@
 #include "hpcc-run.h"
 
 #include "ns3/config.h"
+#include "ns3/dcqcn-alpha-mapping.h"
 #include "ns3/hpcc-input-path.h"
 #include "ns3/hpcc-network.h"
 #include "ns3/hpcc-output-format.h"
@@ -257,6 +258,13 @@ RunHpcc(const HpccRunOptions& o)
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw InputError("--" + name + ": not a settable ns-3 attribute or bad value");
+        }
+    }
+    if (r.cc.scheme == "dcqcn")
+    {
+        if (const std::string w = DcqcnAlphaIntervalWarningForDefaults(); !w.empty())
+        {
+            warn(w);
         }
     }
     RoceNetwork net;

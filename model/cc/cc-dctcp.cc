@@ -76,6 +76,7 @@ CcDctcp::Init(CcQueuePairView* qp)
     m_ackedBytes = 0;
     m_markedBytes = 0;
     m_reducing = false;
+    m_ssthresh = 0;
     Apply();
 }
 
@@ -109,6 +110,62 @@ bool
 CcDctcp::InReduction() const
 {
     return m_reducing;
+}
+
+uint64_t
+CcDctcp::GetSlowStartThreshold() const
+{
+    return m_ssthresh;
+}
+
+void
+CcDctcp::Reduce(double factor)
+{
+    const uint64_t floor = std::min(m_minRate.GetBitRate(), m_lineRate);
+    const auto cut = static_cast<uint64_t>(std::llround(m_rate * factor));
+    m_rate = std::max(floor, cut);
+    m_reducing = true;
+    m_reductionEnd = m_qp->GetSndNxt();
+    Apply();
+}
+
+void
+CcDctcp::OnNack(const AckSample& ack)
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    if (m_reducing && ack.ackedSeq >= m_reductionEnd)
+    {
+        m_reducing = false;
+    }
+    // A loss episode: halve once per window, as TCP's fast recovery does.
+    if (!m_reducing)
+    {
+        NS_LOG_LOGIC(this << " loss: halve " << m_rate);
+        Reduce(0.5);
+    }
+}
+
+void
+CcDctcp::OnTimeout()
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    // RFC 5681: ssthresh = flight / 2, then one segment per round trip and slow start.
+    const uint64_t floor = std::min(m_minRate.GetBitRate(), m_lineRate);
+    m_ssthresh = std::max(floor, m_rate / 2);
+    const double oneMtu = m_qp->GetMtuBytes() * 8.0 / m_qp->GetBaseRtt().GetSeconds();
+    m_rate = std::clamp<uint64_t>(static_cast<uint64_t>(std::llround(oneMtu)), floor, m_lineRate);
+    m_reducing = false;
+    m_windowOpen = false;
+    m_ackedBytes = 0;
+    m_markedBytes = 0;
+    NS_LOG_LOGIC(this << " timeout: restart at " << m_rate << ", ssthresh " << m_ssthresh);
+    Apply();
 }
 
 void
@@ -147,16 +204,20 @@ CcDctcp::OnAck(const AckSample& ack)
 
     if (ack.ecnEcho && !m_reducing)
     {
-        const uint64_t floor = std::min(m_minRate.GetBitRate(), m_lineRate);
-        const auto cut = static_cast<uint64_t>(std::llround(m_rate * (1 - m_alpha / 2)));
-        m_rate = std::max(floor, cut);
-        m_reducing = true;
-        m_reductionEnd = m_qp->GetSndNxt();
-        Apply();
+        m_ssthresh = 0;
+        Reduce(1 - m_alpha / 2);
     }
     else if (windowEnded && !m_reducing)
     {
-        m_rate = std::min(m_lineRate, m_rate + m_ai.GetBitRate());
+        if (m_rate < m_ssthresh)
+        {
+            m_rate = std::min(m_ssthresh, 2 * m_rate);
+        }
+        else
+        {
+            m_ssthresh = 0;
+            m_rate = std::min(m_lineRate, m_rate + m_ai.GetBitRate());
+        }
         Apply();
     }
 }

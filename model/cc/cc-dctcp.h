@@ -21,6 +21,12 @@ namespace ns3
  * before the cut is acknowledged. Each window that ends outside a reduction adds
  * AiRate. The rate stays in [MinRate, line rate].
  *
+ * Loss is met as TCP meets it (RFC 8257 section 3.5, RFC 5681): a NACK (fast
+ * retransmit) outside a reduction halves the rate and starts a reduction; a
+ * retransmission timeout remembers half the rate as the slow-start threshold and
+ * restarts from one MTU per base RTT, doubling per window up to the threshold before
+ * additive increase resumes.
+ *
  * With RateWindow (the default) the queue pair also keeps at most rate x base RTT in
  * flight: the ACK clock of TCP's congestion window, without which a rate-paced sender
  * keeps injecting at its old rate for the whole (growing) RTT that a cut takes to show.
@@ -37,6 +43,8 @@ class CcDctcp : public RdmaCongestionOps
     std::string GetName() const override;
     void Init(CcQueuePairView* qp) override;
     void OnAck(const AckSample& ack) override;
+    void OnNack(const AckSample& ack) override;
+    void OnTimeout() override;
 
     /** \return alpha */
     double GetAlpha() const;
@@ -44,10 +52,14 @@ class CcDctcp : public RdmaCongestionOps
     uint64_t GetCurrentRate() const;
     /** \return true during congestion window reduction */
     bool InReduction() const;
+    /** \return the slow-start threshold after a timeout, bit/s; 0 when none */
+    uint64_t GetSlowStartThreshold() const;
 
   private:
     /** Hand the rate, and with RateWindow the matching window, to the queue pair. */
     void Apply();
+    /** \param factor multiply the rate by it and start a reduction */
+    void Reduce(double factor);
 
     // Attributes
     double m_g;            //!< alpha gain
@@ -66,6 +78,7 @@ class CcDctcp : public RdmaCongestionOps
     uint64_t m_markedBytes{0};  //!< of which with ECN echo
     bool m_reducing{false};     //!< in congestion window reduction
     uint64_t m_reductionEnd{0}; //!< it ends when an ACK reaches this sequence
+    uint64_t m_ssthresh{0};     //!< slow start below this rate after a timeout; 0 = none
 };
 
 } // namespace ns3

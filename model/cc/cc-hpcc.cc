@@ -151,6 +151,26 @@ CcHpcc::OnAck(const AckSample& ack)
 }
 
 void
+CcHpcc::OnNack(const AckSample& ack)
+{
+    OnAck(ack);
+}
+
+void
+CcHpcc::OnTimeout()
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    m_wc = std::clamp(m_wc / 2, m_minWindow, m_maxWindow);
+    m_incStage = 0;
+    m_nHops = 0;
+    SetWindow(static_cast<uint64_t>(std::llround(m_wc)));
+    NS_LOG_LOGIC(this << " timeout: window " << m_window);
+}
+
+void
 CcHpcc::MeasureInflight(const IntHop* hops, uint32_t nHops)
 {
     const double t = m_baseRtt.GetSeconds();

@@ -25,6 +25,11 @@ namespace ns3
  * steps, else W = Wc + W_AI. The reference window Wc (and the stage) is updated only
  * once per RTT, when an ACK passes lastUpdateSeq (then set to snd_nxt); other ACKs
  * react from Wc without moving it. The pacing rate is W / T.
+ *
+ * A NACK echoes the INT of the packet that found the gap and is used as an ACK (as the
+ * HPCC simulator does). The paper defines no reaction to a timeout; here a timeout
+ * halves Wc and the window (a loss-based backstop, as TCP's), resets the stage and
+ * drops the INT reference, so the next ACK starts a fresh measurement.
  */
 class CcHpcc : public RdmaCongestionOps
 {
@@ -38,6 +43,8 @@ class CcHpcc : public RdmaCongestionOps
     std::string GetName() const override;
     void Init(CcQueuePairView* qp) override;
     void OnAck(const AckSample& ack) override;
+    void OnNack(const AckSample& ack) override;
+    void OnTimeout() override;
     bool NeedsInt() const override;
 
     /** \return the normalised inflight estimate U */

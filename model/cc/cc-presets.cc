@@ -4,8 +4,11 @@
 #include "cc-presets.h"
 
 #include "ns3/cc-registry.h"
+#include "ns3/dcqcn-alpha-mapping.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+
+#include <cstdio>
 
 namespace ns3
 {
@@ -35,6 +38,34 @@ CheckPreset(const std::string& preset)
     }
 }
 
+/** \return a time as exact attribute text */
+std::string
+Ps(Time t)
+{
+    return std::to_string(t.GetPicoSeconds()) + "ps";
+}
+
+/** \return a real number as attribute text, to the last bit */
+std::string
+Real(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.17g", v);
+    return text;
+}
+
+/**
+ * Paper DCQCN with the alpha of the peer's slotted DCQCN (DcqcnPaperEquivalentOf);
+ * the receivers' CNP interval is CcPresetCnpInterval.
+ */
+void
+SetPaperDcqcnAlpha(Time alphaSlot, Time decreaseSlot, double gain)
+{
+    const DcqcnPaperEquivalent e = DcqcnPaperEquivalentOf(alphaSlot, decreaseSlot, gain);
+    SetCcParameter("dcqcn", "Gain", Real(e.gain));
+    SetCcParameter("dcqcn", "AlphaInterval", Ps(e.alphaInterval));
+}
+
 /** run.py's templates; its rates scale with the host rate (bw, Gb/s). */
 void
 ApplyHpccNs3(uint64_t hostRateBps)
@@ -55,8 +86,7 @@ ApplyHpccNs3(uint64_t hostRateBps)
     SetCcParameter("dcqcn-hpccns3", "ClampTargetRate", "false");
     SetCcParameter("dcqcn-hpccns3", "RateOnFirstCnp", "1");
     // dcqcn_paper: alpha and decrease slots 50 us, timer 55 us.
-    SetCcParameter("dcqcn", "Gain", gain);
-    SetCcParameter("dcqcn", "AlphaInterval", "50us");
+    SetPaperDcqcnAlpha(MicroSeconds(50), MicroSeconds(50), 1.0 / 256);
     SetCcParameter("dcqcn", "IncreaseTimer", "55us");
     SetCcParameter("dcqcn", "FastRecoverySteps", "1");
     SetCcParameter("dcqcn", "RateAi", dcqcnAi);
@@ -77,6 +107,7 @@ ApplyHpccNs3(uint64_t hostRateBps)
     SetCcParameter("timely", "TLow", "50us");
     SetCcParameter("timely", "THigh", "500us");
     SetCcParameter("timely", "MinRtt", "20us");
+    SetCcParameter("timely", "CountLowRttIncreases", "true");
     SetCcParameter("timely", "MinRate", minRate);
     SetCcParameter("timely", "SegmentBytes", "0"); // RdmaHw updates once per round trip
     // dctcp: g = 1/16, ai 615 Mb/s (one 1 KB MTU per 13 us RTT).
@@ -91,10 +122,11 @@ ApplyAstraSimNs3()
 {
     const std::string gain = "0.00390625";
     const std::string minRate = "100Mb/s";
+    SetCcParameter("dcqcn-hpccns3", "Gain", gain);
+    SetCcParameter("dcqcn-hpccns3", "AlphaInterval", "1us");
+    SetPaperDcqcnAlpha(MicroSeconds(1), MicroSeconds(4), 1.0 / 256);
     for (const std::string dcqcn : {"dcqcn", "dcqcn-hpccns3"})
     {
-        SetCcParameter(dcqcn, "Gain", gain);
-        SetCcParameter(dcqcn, "AlphaInterval", "1us");
         SetCcParameter(dcqcn, "IncreaseTimer", "900us");
         SetCcParameter(dcqcn, "FastRecoverySteps", "1");
         SetCcParameter(dcqcn, "RateAi", "50Mb/s");
@@ -117,6 +149,7 @@ ApplyAstraSimNs3()
     SetCcParameter("timely", "TLow", "50us");
     SetCcParameter("timely", "THigh", "500us");
     SetCcParameter("timely", "MinRtt", "20us");
+    SetCcParameter("timely", "CountLowRttIncreases", "true");
     SetCcParameter("timely", "MinRate", minRate);
     SetCcParameter("timely", "SegmentBytes", "0"); // RdmaHw updates once per round trip
     // The peer's DCTCP shares EWMA_GAIN with DCQCN.
@@ -150,6 +183,14 @@ ApplyCcPreset(const std::string& preset, uint64_t hostRateBps)
     {
         ApplyAstraSimNs3();
     }
+}
+
+Time
+CcPresetCnpInterval(const std::string& preset)
+{
+    CheckPreset(preset);
+    // The decrease slot of the peer's DCQCN: dcqcn_paper's 50 us, config.txt's 4 us.
+    return preset == kHpccNs3 ? MicroSeconds(50) : MicroSeconds(4);
 }
 
 std::string

@@ -5,6 +5,7 @@
 #define MLFABRIC_CC_PRESETS_H
 
 #include "ns3/ecn-threshold-map.h"
+#include "ns3/nstime.h"
 
 #include <cstdint>
 #include <string>
@@ -35,18 +36,31 @@ std::vector<std::string> CcPresetNames();
  * hpcc-ns3 follows run.py (whose rates scale with the host rate bw):
  * dcqcn-hpccns3 from its "dcqcn" (alpha 1 us, decrease 4 us, timer 300 us, g 1/256,
  * F 1, R_AI 5 bw/25 Mb/s, R_HAI 50 bw/25 Mb/s); dcqcn from its "dcqcn_paper" (alpha
- * 50 us, timer 55 us, same g, F and steps); hpcc from "hp" (eta 0.95, maxStage 0,
+ * and decrease slots 50 us, timer 55 us, same g, F and steps), its slotted alpha
+ * expressed in the paper's model by DcqcnPaperEquivalentOf: CNP interval 50 us
+ * (CcPresetCnpInterval), K 100 us, g 1/256; hpcc from "hp" (eta 0.95, maxStage 0,
  * AI 10 bw/25 Mb/s, fast react); timely from "timely" (AI 10 bw/10 Mb/s, HAI
  * 50 bw/10 Mb/s); dctcp from "dctcp" (g 1/16, AI 615 Mb/s); min rate 1000 Mb/s.
  * astra-sim-ns3 follows its config.txt: alpha 1 us, decrease 4 us, timer 900 us,
  * g 1/256, F 1, R_AI 50 Mb/s, R_HAI 100 Mb/s, eta 0.95, maxStage 0, DCTCP AI
- * 1000 Mb/s, min rate 100 Mb/s; its single DCQCN sets both flavours.
+ * 1000 Mb/s, min rate 100 Mb/s; its single DCQCN sets both flavours, the paper's
+ * with CNP interval 4 us, K 5 us and g = 1 - (255/256)^4 (DcqcnPaperEquivalentOf).
  *
  * \param preset a preset name
  * \param hostRateBps the host (NIC) link rate, bit/s, for rates that scale with it
  * \throws InputError for an unknown preset
  */
 void ApplyCcPreset(const std::string& preset, uint64_t hostRateBps = kCcPresetDefaultHostRateBps);
+
+/**
+ * \ingroup mlfabric-cc
+ * \param preset a preset name
+ * \return the receivers' CNP interval (RdmaNic::CnpInterval) under which the preset's
+ *         paper DCQCN reproduces the peer: the decrease slot of the peer's DCQCN
+ *         (hpcc-ns3 50 us, astra-sim-ns3 4 us)
+ * \throws InputError for an unknown preset
+ */
+Time CcPresetCnpInterval(const std::string& preset);
 
 /**
  * \ingroup mlfabric-cc

@@ -31,6 +31,7 @@ Schemes()
         {"none", "ns3::CcNone"},
         {"dcqcn", "ns3::CcDcqcn"},
         {"dcqcn-hpccns3", "ns3::CcDcqcnHpccNs3"},
+        {"dcqcn-window", "ns3::CcDcqcnWindow"},
         {"hpcc", "ns3::CcHpcc"},
         {"timely", "ns3::CcTimely"},
         {"dctcp", "ns3::CcDctcp"},
@@ -249,8 +250,26 @@ SetCcParameter(const std::string& scheme, const std::string& attribute, const st
     TypeId::AttributeInformation info;
     tid.LookupAttributeByName(attribute, &info);
     const std::string text = Ns3Text(*info.checker, scheme, attribute, value);
-    NS_LOG_INFO("default " << CcTypeIdName(scheme) << "::" << attribute << " = " << text);
-    Config::SetDefault(CcTypeIdName(scheme) + "::" + attribute, StringValue(text));
+    // An inherited attribute (dcqcn-window's DCQCN parameters) has its default on the
+    // TypeId that declares it.
+    TypeId owner = tid;
+    const auto declares = [&attribute](TypeId t)
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            if (t.GetAttribute(i).name == attribute)
+            {
+                return true;
+            }
+        }
+        return false;
+    };
+    while (!declares(owner))
+    {
+        owner = owner.GetParent();
+    }
+    NS_LOG_INFO("default " << owner.GetName() << "::" << attribute << " = " << text);
+    Config::SetDefault(owner.GetName() + "::" + attribute, StringValue(text));
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "cc-timely.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -71,10 +72,19 @@ CcTimely::GetTypeId()
                           MakeUintegerAccessor(&CcTimely::m_segmentBytes),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("MinRtt",
-                          "minRTT: normalises the RTT gradient; >= 1 ns; default 20 us",
-                          TimeValue(MicroSeconds(20)),
+                          "minRTT: normalises the RTT gradient; 0 (default) takes the "
+                          "queue pair's base RTT, the paper's minimum RTT of the path",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&CcTimely::m_minRtt),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CountLowRttIncreases",
+                          "Count every increase, those below T_low included, towards the "
+                          "hyper-active step, as the HPCC ns-3 simulator does; false "
+                          "(default): count updates with a gradient <= 0 in a row "
+                          "(Algorithm 1)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CcTimely::m_countLowRtt),
+                          MakeBooleanChecker())
             .AddAttribute("MinRate",
                           "Rate floor, bit/s; default 100 Mb/s",
                           DataRateValue(DataRate("100Mb/s")),
@@ -104,7 +114,13 @@ CcTimely::Init(CcQueuePairView* qp)
     m_rttDiff = 0;
     m_havePrev = false;
     m_increases = 0;
+    m_nonPositive = 0;
     m_lastUpdateSeq = 0;
+    m_gradientRtt = m_minRtt.IsStrictlyPositive() ? m_minRtt : qp->GetBaseRtt();
+    if (!m_gradientRtt.IsStrictlyPositive())
+    {
+        m_gradientRtt = MicroSeconds(20); // a view without a base RTT: the paper's figure
+    }
     ApplyRate(m_rate);
     ApplyWindow(0);
 }
@@ -125,6 +141,37 @@ uint32_t
 CcTimely::GetIncreaseCount() const
 {
     return m_increases;
+}
+
+uint32_t
+CcTimely::GetNonPositiveGradientCount() const
+{
+    return m_nonPositive;
+}
+
+Time
+CcTimely::GetMinRtt() const
+{
+    return m_gradientRtt;
+}
+
+void
+CcTimely::OnNack(const AckSample& ack)
+{
+    OnAck(ack);
+}
+
+void
+CcTimely::OnTimeout()
+{
+    if (m_qp == nullptr)
+    {
+        return;
+    }
+    Decrease(1 - m_beta);
+    m_nonPositive = 0;
+    m_havePrev = false;
+    m_rttDiff = 0;
 }
 
 void
@@ -149,7 +196,8 @@ CcTimely::OnAck(const AckSample& ack)
     const double newDiff = (rtt - m_prevRtt).GetSeconds();
     m_prevRtt = rtt;
     m_rttDiff = (1 - m_alpha) * m_rttDiff + m_alpha * newDiff;
-    const double gradient = m_rttDiff / m_minRtt.GetSeconds();
+    const double gradient = m_rttDiff / m_gradientRtt.GetSeconds();
+    m_nonPositive = gradient <= 0 ? m_nonPositive + 1 : 0;
     NS_LOG_LOGIC(this << " rtt " << rtt.As(Time::US) << " gradient " << gradient);
 
     if (rtt < m_tLow)
@@ -175,7 +223,8 @@ CcTimely::OnAck(const AckSample& ack)
 void
 CcTimely::Increase()
 {
-    const uint64_t step = m_increases >= m_haiAfter ? m_hai.GetBitRate() : m_ai.GetBitRate();
+    const bool hyper = m_countLowRtt ? m_increases >= m_haiAfter : m_nonPositive > m_haiAfter;
+    const uint64_t step = hyper ? m_hai.GetBitRate() : m_ai.GetBitRate();
     m_rate = std::min(m_lineRate, m_rate + step);
     ++m_increases;
     ApplyRate(m_rate);

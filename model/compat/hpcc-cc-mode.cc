@@ -8,6 +8,7 @@
 #include "ns3/cc-peer-window.h"
 #include "ns3/cc-registry.h"
 #include "ns3/config.h"
+#include "ns3/dcqcn-alpha-mapping.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -178,8 +179,17 @@ ApplyHpccCcParameters(const HpccConfig& c, const HpccCcChoice& choice)
     else if (choice.scheme == "dcqcn")
     {
         SetDcqcn(c, p);
-        Config::SetDefault("ns3::RdmaNic::CnpInterval",
-                           TimeValue(PicoSeconds(std::llround(c.rateDecreaseInterval * 1e6))));
+        // The simulator's slotted alpha in the paper's model: N = the decrease slot,
+        // K = N + one alpha slot, the gain of the slots in N per CNP.
+        const DcqcnPaperEquivalent e =
+            DcqcnPaperEquivalentOf(PicoSeconds(std::llround(c.alphaResumeInterval * 1e6)),
+                                   PicoSeconds(std::llround(c.rateDecreaseInterval * 1e6)),
+                                   c.ewmaGain);
+        p.Set("EWMA_GAIN", "Gain", Real(e.gain));
+        p.Set("ALPHA_RESUME_INTERVAL",
+              "AlphaInterval",
+              std::to_string(e.alphaInterval.GetPicoSeconds()) + "ps");
+        Config::SetDefault("ns3::RdmaNic::CnpInterval", TimeValue(e.cnpInterval));
     }
     else if (choice.scheme == "hpcc")
     {
@@ -204,6 +214,7 @@ ApplyHpccCcParameters(const HpccConfig& c, const HpccCcChoice& choice)
         p.Set("CC_MODE", "TLow", "50us");
         p.Set("CC_MODE", "THigh", "500us");
         p.Set("CC_MODE", "MinRtt", "20us");
+        p.Set("CC_MODE", "CountLowRttIncreases", "true");
     }
     else if (choice.scheme == "dctcp")
     {

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/input-error.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/roce-wire.h"
 #include "ns3/uinteger.h"
@@ -45,7 +46,7 @@ ApplyHpccFidelity(HpccFidelity fidelity, uint8_t dataPriority, Time stopTime)
     NS_LOG_FUNCTION(HpccFidelityName(fidelity) << unsigned(dataPriority) << stopTime);
     const std::vector<std::pair<std::string, Ptr<const AttributeValue>>> peer = {
         {"ns3::RocePort::PauseExpires", Create<BooleanValue>(false)},
-        {"ns3::RdmaNic::ControlPriority", Create<UintegerValue>(dataPriority)},
+        {"ns3::RdmaNic::AckPriority", Create<IntegerValue>(dataPriority)},
         {"ns3::RdmaNic::NackRetryInterval", Create<TimeValue>(MicroSeconds(500))},
         {"ns3::RdmaNic::RetransmitTimeout", Create<TimeValue>(stopTime + Seconds(1))},
         {"ns3::SharedBufferMmu::ReservedBytes", Create<UintegerValue>(4096)},

@@ -7,6 +7,8 @@
 #include "ns3/boolean.h"
 #include "ns3/cc-none.h"
 #include "ns3/flow-hash.h"
+#include "ns3/ib-ack-timeout.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
@@ -15,12 +17,27 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iostream>
 #include <limits>
+#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
+namespace
+{
+// The timer is checked at least this often while bytes are in flight, so that once
+// everything is acknowledged no check outlives the traffic by a whole timeout (4.3 s by
+// default): a run that ends when its events do ends with its traffic.
+Time
+RtoCheckPeriod()
+{
+    return MilliSeconds(1);
+}
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 TypeId
@@ -42,18 +59,39 @@ RdmaNic::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaNic::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AckTimeout",
+                          "InfiniBand Local ACK Timeout exponent: a queue pair without "
+                          "acknowledgement progress for 4.096 us x 2^AckTimeout resends "
+                          "from its oldest unacknowledged byte; 0 is an infinite timeout. "
+                          "Default 20 (4.29 s), NCCL's NCCL_IB_TIMEOUT",
+                          UintegerValue(20),
+                          MakeUintegerAccessor(&RdmaNic::m_ackTimeoutExponent),
+                          MakeUintegerChecker<uint32_t>(0, kIbMaxAckTimeoutExponent))
+            .AddAttribute("RetryCount",
+                          "Retransmissions a queue pair makes without progress; one more "
+                          "timeout puts it in the error state. Default 7, NCCL's "
+                          "NCCL_IB_RETRY_CNT (the most the 3-bit verbs field holds)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_retryCount),
+                          MakeUintegerChecker<uint32_t>(0, 7))
             .AddAttribute("RetransmitTimeout",
-                          "Time without acknowledgement progress after which a queue pair "
-                          "resends from its oldest unacknowledged byte",
-                          TimeValue(MilliSeconds(1)),
+                          "A timeout in place of AckTimeout's 4.096 us x 2^n steps; 0 "
+                          "(default) uses AckTimeout",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("MaxRtoBackoff",
-                          "Largest multiplier of the retransmission timeout after "
-                          "consecutive timeouts",
-                          UintegerValue(64),
+                          "Largest multiplier of the timeout after consecutive timeouts; "
+                          "1 (default) keeps it constant, as the InfiniBand transport does",
+                          UintegerValue(1),
                           MakeUintegerAccessor(&RdmaNic::m_maxRtoBackoff),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("StopOnQueuePairError",
+                          "A queue pair that exhausts its retries ends the run: the NIC "
+                          "writes a report naming it on stderr and stops the simulator",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_stopOnQpError),
+                          MakeBooleanChecker())
             .AddAttribute("NackRetryInterval",
                           "A receiver repeats a NACK for the same gap only after this time",
                           TimeValue(MicroSeconds(100)),
@@ -87,10 +125,18 @@ RdmaNic::GetTypeId()
                           UintegerValue(32 * 1024),
                           MakeUintegerAccessor(&RdmaNic::m_pfcXonBytes),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("ControlPriority",
-                          "Traffic class of ACK, NACK and CNP packets",
-                          UintegerValue(7),
-                          MakeUintegerAccessor(&RdmaNic::m_controlPriority),
+            .AddAttribute("AckPriority",
+                          "Traffic class of ACK and NACK packets; -1 (default): the class of "
+                          "the queue pair's data, as RoCE NICs send them, so they share its "
+                          "lossless queues on the reverse path",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_ackPriority),
+                          MakeIntegerChecker<int32_t>(-1, kNumPriorities - 1))
+            .AddAttribute("CnpPriority",
+                          "Traffic class of CNPs; default 6, the class ConnectX NICs give "
+                          "them (a class of their own above the data's)",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, kNumPriorities - 1))
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control, one instance per queue pair",
@@ -101,6 +147,10 @@ RdmaNic::GetTypeId()
                             "A message's last byte was acknowledged",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSent),
                             "ns3::RdmaNic::MessageSentCallback")
+            .AddTraceSource("QueuePairError",
+                            "A queue pair exhausted its retries and entered the error state",
+                            MakeTraceSourceAccessor(&RdmaNic::m_qpError),
+                            "ns3::RdmaNic::QueuePairErrorCallback")
             .AddTraceSource("MessageReceived",
                             "A message's last byte arrived in order",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageReceived),
@@ -260,6 +310,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     peer->m_rxQps.push_back(rx);
 
     ObjectFactory factory(m_ccTypeId.GetName());
+    qp->m_nic = this;
     qp->m_cc = factory.Create<RdmaCongestionOps>();
     qp->m_cc->Init(PeekPointer(qp));
     m_qps.push_back(qp);
@@ -298,11 +349,16 @@ bool
 RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
 {
     PortState& ps = m_ports[port.GetOwnerIndex()];
-    if (!ps.control.empty() && !port.IsPaused(m_controlPriority))
+    // Control frames first, in order, except that a paused class does not hold back the
+    // others (an ACK paused with its data's class, a CNP in its own class).
+    for (auto it = ps.control.begin(); it != ps.control.end(); ++it)
     {
-        frame = std::move(ps.control.front());
-        ps.control.pop_front();
-        return true;
+        if (!port.IsPaused(it->priority))
+        {
+            frame = std::move(*it);
+            ps.control.erase(it);
+            return true;
+        }
     }
     if (!ps.transit.empty() && !port.IsPaused(ps.transit.front().priority))
     {
@@ -350,6 +406,27 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
         ps.wakeup = Simulator::Schedule(earliest - now, &RocePort::NotifyWork, ps.port);
     }
     return false;
+}
+
+void
+RdmaNic::Repace(RdmaQueuePair& qp)
+{
+    if (!qp.m_active)
+    {
+        return; // listed again, and paced from m_nextAvail, when it has data
+    }
+    PortState& ps = m_ports[qp.m_port];
+    const Time now = Simulator::Now();
+    if (qp.m_nextAvail <= now)
+    {
+        ps.port->NotifyWork();
+    }
+    else if (!ps.wakeup.IsRunning() || Simulator::GetDelayLeft(ps.wakeup) > qp.m_nextAvail - now)
+    {
+        // A later wake-up than needed only costs a check: DequeueFrame re-arms it.
+        ps.wakeup.Cancel();
+        ps.wakeup = Simulator::Schedule(qp.m_nextAvail - now, &RocePort::NotifyWork, ps.port);
+    }
 }
 
 bool
@@ -405,7 +482,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     // left over from data acknowledged earlier.
     if (qp.m_sndUna >= qp.m_sentHigh)
     {
-        qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
+        qp.m_rtoDeadline = RtoDeadline(qp);
     }
     if (qp.m_sndNxt < qp.m_sentHigh)
     {
@@ -415,12 +492,9 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     }
     qp.m_sndNxt += payload;
     qp.m_sentHigh = std::max(qp.m_sentHigh, qp.m_sndNxt);
-    if (qp.m_rateBps < qp.m_lineRateBps)
-    {
-        const uint64_t gapPs =
-            static_cast<uint64_t>(frame.wireBytes) * 8 * 1'000'000'000'000ULL / qp.m_rateBps;
-        qp.m_nextAvail = Simulator::Now() + PicoSeconds(static_cast<int64_t>(gapPs));
-    }
+    qp.m_lastTxTime = Simulator::Now();
+    qp.m_lastTxWireBytes = frame.wireBytes;
+    qp.UpdateNextAvail();
     ++m_counters.dataPacketsTx;
     m_counters.dataBytesTx += payload;
     qp.m_cc->OnSend(payload);
@@ -540,10 +614,37 @@ RdmaNic::ReceiveData(const RoceHeader& h)
             RoceHeader nack = MakeReply(RoceHeader::NACK, h);
             nack.seq = rx.expected;
             nack.timestampPs = h.timestampPs;
+            // The packet that found the gap still measured the path.
+            if (ce)
+            {
+                nack.Set(RoceHeader::ECN_ECHO);
+            }
+            if (h.Has(RoceHeader::WANT_INT))
+            {
+                nack.Set(RoceHeader::WANT_INT);
+                nack.nHops = h.nHops;
+                nack.hops = h.hops;
+            }
             ++m_counters.nacksTx;
             SendControl(nack, h.srcQp);
         }
         return;
+    }
+
+    if (rx.unackedPackets > 0 && ce != rx.ecnSinceAck)
+    {
+        // RFC 8257 3.2: a coalescing receiver acknowledges at once when CE changes, so
+        // that every ACK covers packets of one marking and the sender counts exactly.
+        RoceHeader ack = MakeReply(RoceHeader::ACK, h);
+        ack.seq = rx.expected;
+        if (rx.ecnSinceAck)
+        {
+            ack.Set(RoceHeader::ECN_ECHO);
+        }
+        rx.unackedPackets = 0;
+        rx.ecnSinceAck = false;
+        ++m_counters.acksTx;
+        SendControl(ack, h.srcQp);
     }
 
     if (h.seq == rx.expected)
@@ -593,7 +694,14 @@ RdmaNic::MakeReply(RoceHeader::Type type, const RoceHeader& data) const
 {
     RoceHeader reply;
     reply.type = type;
-    reply.priority = m_controlPriority;
+    if (type == RoceHeader::CNP)
+    {
+        reply.priority = m_cnpPriority;
+    }
+    else
+    {
+        reply.priority = m_ackPriority < 0 ? data.priority : static_cast<uint8_t>(m_ackPriority);
+    }
     reply.src = m_nodeId;
     reply.dst = data.src;
     reply.srcQp = data.dstQp;
@@ -655,9 +763,10 @@ RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
     qp.m_sndUna = seq;
     qp.m_sndNxt = std::max(qp.m_sndNxt, seq);
     qp.m_rtoBackoff = 1;
+    qp.m_retries = 0;
     if (qp.m_sndUna < qp.m_sndNxt)
     {
-        qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
+        qp.m_rtoDeadline = RtoDeadline(qp);
     }
     while (!qp.m_messages.empty() && qp.m_messages.front().end <= seq)
     {
@@ -670,20 +779,50 @@ RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
 Time
 RdmaNic::RtoOf(const RdmaQueuePair& qp) const
 {
-    return m_rto * qp.m_rtoBackoff;
+    const Time base = m_rto.IsStrictlyPositive() ? m_rto : IbLocalAckTimeout(m_ackTimeoutExponent);
+    return base == Time::Max() ? base : base * qp.m_rtoBackoff;
 }
 
 void
 RdmaNic::ArmRto(RdmaQueuePair& qp)
 {
-    if (qp.m_rtoArmed)
+    if (qp.m_rtoArmed || qp.m_error || RtoOf(qp) == Time::Max())
     {
         return;
     }
     // One pending event per QP; progress moves the deadline instead of rescheduling.
     qp.m_rtoArmed = true;
-    qp.m_rtoDeadline = Simulator::Now() + RtoOf(qp);
-    Simulator::Schedule(RtoOf(qp), &RdmaNic::RtoCheck, this, Ptr<RdmaQueuePair>(&qp));
+    qp.m_rtoDeadline = RtoDeadline(qp);
+    Simulator::Schedule(
+        std::min(RtoOf(qp), RtoCheckPeriod()), &RdmaNic::RtoCheck, this, Ptr<RdmaQueuePair>(&qp));
+}
+
+Time
+RdmaNic::RtoDeadline(const RdmaQueuePair& qp) const
+{
+    const Time rto = RtoOf(qp);
+    return rto == Time::Max() ? rto : Simulator::Now() + rto;
+}
+
+void
+RdmaNic::EnterError(Ptr<RdmaQueuePair> qp)
+{
+    qp->m_error = true;
+    ++m_counters.queuePairErrors;
+    std::ostringstream report;
+    report << "node " << m_nodeId << " QP " << qp->m_qpn << " to node " << qp->m_peerNode
+           << " (its receive context " << qp->m_peerQpn << ", priority " << unsigned(qp->m_priority)
+           << ") exhausted its " << m_retryCount << " retries at " << Simulator::Now().GetSeconds()
+           << " s: bytes " << qp->m_sndUna << " to " << qp->m_sentHigh << " unacknowledged after "
+           << qp->m_timeouts << " timeouts of " << RtoOf(*qp).GetSeconds()
+           << " s; the queue pair is in the error state";
+    NS_LOG_WARN(report.str());
+    m_qpError(qp, report.str());
+    if (m_stopOnQpError)
+    {
+        std::cerr << "error: " << report.str() << "; the run stops" << std::endl;
+        Simulator::Stop();
+    }
 }
 
 void
@@ -698,12 +837,19 @@ RdmaNic::RtoCheck(Ptr<RdmaQueuePair> qp)
     if (now < qp->m_rtoDeadline)
     {
         qp->m_rtoArmed = true;
-        Simulator::Schedule(qp->m_rtoDeadline - now, &RdmaNic::RtoCheck, this, qp);
+        Simulator::Schedule(
+            std::min(qp->m_rtoDeadline - now, RtoCheckPeriod()), &RdmaNic::RtoCheck, this, qp);
         return;
     }
     NS_LOG_INFO("node " << m_nodeId << " QP " << qp->m_qpn << " timeout at " << qp->m_sndUna);
     ++qp->m_timeouts;
     ++m_counters.timeouts;
+    if (qp->m_retries >= m_retryCount)
+    {
+        EnterError(qp);
+        return;
+    }
+    ++qp->m_retries;
     qp->m_sndNxt = qp->m_sndUna;
     qp->m_rtoBackoff = std::min(qp->m_rtoBackoff * 2, m_maxRtoBackoff);
     qp->m_cc->OnTimeout();

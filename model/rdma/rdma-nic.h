@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -25,13 +26,15 @@ namespace ns3
  * The RoCEv2 transport of one node: queue pairs over one or more ports.
  *
  * Aggregated to a Node. Senders post messages on reliable-connected queue pairs;
- * packets are built when a port can send them (no per-QP packet queue). Each port
- * serves control packets (ACK, NACK, CNP) first, then its QPs round robin, skipping
- * those that are paced, window-bound or whose priority is paused. The receiver
+ * packets are built when a port can send them (no per-QP packet queue). ACKs and NACKs
+ * travel in the data's class (AckPriority), CNPs in a class of their own
+ * (CnpPriority). Each port serves control packets (ACK, NACK, CNP) first, then its QPs round robin,
+ * skipping those that are paced, window-bound or whose priority is paused. The receiver
  * acknowledges every AckInterval packets and every message's last packet, NACKs a
- * sequence gap and drops out-of-order data (go-back-N); a retransmission timeout
- * recovers tail losses. A message completes on the receiver when its last byte
- * arrives in order, on the sender when its last byte is acknowledged. Frames for
+ * sequence gap and drops out-of-order data (go-back-N); the transport timer of
+ * InfiniBand (AckTimeout, RetryCount) recovers tail losses, and a queue pair that
+ * exhausts its retries enters the error state and ends the run. A message completes on the receiver
+ * when its last byte arrives in order, on the sender when its last byte is acknowledged. Frames for
  * other nodes are forwarded, so NPUs can be transit hops of ring and torus fabrics.
  */
 class RdmaNic
@@ -122,6 +125,7 @@ class RdmaNic
         uint64_t cnpsTx{0};             //!< CNPs sent
         uint64_t cnpsRx{0};             //!< CNPs received
         uint64_t timeouts{0};           //!< retransmission timeouts
+        uint64_t queuePairErrors{0};    //!< queue pairs that exhausted their retries
         uint64_t deliveredBytes{0};     //!< payload delivered in order to the receiver
         uint64_t duplicateBytes{0};     //!< payload received again and discarded
         uint64_t outOfOrderBytes{0};    //!< payload received after a gap and discarded
@@ -150,6 +154,12 @@ class RdmaNic
     typedef void (*MessageSentCallback)(
         Ptr<RdmaQueuePair> qp, uint64_t id, uint64_t tag, uint64_t bytes, Time posted);
     /**
+     * Signature of the QueuePairError trace: a queue pair exhausted its retries.
+     * \param qp the queue pair, now in the error state
+     * \param report one line naming it, its peer and the bytes left unacknowledged
+     */
+    typedef void (*QueuePairErrorCallback)(Ptr<RdmaQueuePair> qp, const std::string& report);
+    /**
      * Signature of the MessageReceived trace: a message's last byte has arrived.
      * \param srcNode sending node
      * \param srcQpn sending QP number
@@ -167,6 +177,14 @@ class RdmaNic
     bool HasPending(const RocePort& port) const override;
 
   protected:
+    friend class RdmaQueuePair;
+
+    /**
+     * The pacing gap of \p qp changed with its rate: wake its port at the new time.
+     * \param qp a queue pair of this NIC
+     */
+    void Repace(RdmaQueuePair& qp);
+
     /** Cancel the ports' pacing wake-ups, drop the ports and dispose of every queue pair. */
     void DoDispose() override;
 
@@ -213,8 +231,12 @@ class RdmaNic
     void ArmRto(RdmaQueuePair& qp);
     /** The retransmission timer of \p qp may have expired. */
     void RtoCheck(Ptr<RdmaQueuePair> qp);
-    /** \return the retransmission timeout of \p qp, backoff included */
+    /** \return the retransmission timeout of \p qp, backoff included; Time::Max(): none */
     Time RtoOf(const RdmaQueuePair& qp) const;
+    /** \return when the timer of \p qp expires if nothing is acknowledged from now */
+    Time RtoDeadline(const RdmaQueuePair& qp) const;
+    /** \p qp exhausted its retries: error state, report, and the run stops. */
+    void EnterError(Ptr<RdmaQueuePair> qp);
 
     uint32_t m_nodeId{0};
     std::deque<PortState> m_ports; //!< deque: frames are move-only, ports never relocate
@@ -226,19 +248,24 @@ class RdmaNic
     // Attributes
     uint32_t m_mtu;
     uint32_t m_ackInterval;
+    uint32_t m_ackTimeoutExponent;
+    uint32_t m_retryCount;
     Time m_rto;
     uint32_t m_maxRtoBackoff;
+    bool m_stopOnQpError;
     Time m_nackRetry;
     Time m_cnpInterval;
     DataRate m_rxRate;
     bool m_pfcEnabled;
     uint64_t m_pfcXoffBytes;
     uint64_t m_pfcXonBytes;
-    uint8_t m_controlPriority;
+    int32_t m_ackPriority;
+    uint8_t m_cnpPriority;
     TypeId m_ccTypeId;
 
     TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time> m_messageSent;
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_messageReceived;
+    TracedCallback<Ptr<RdmaQueuePair>, const std::string&> m_qpError;
 };
 
 } // namespace ns3

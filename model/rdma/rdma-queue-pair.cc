@@ -4,6 +4,7 @@
 #include "rdma-queue-pair.h"
 
 #include "ns3/log.h"
+#include "ns3/rdma-nic.h"
 
 #include <algorithm>
 
@@ -85,6 +86,12 @@ RdmaQueuePair::GetTimeouts() const
     return m_timeouts;
 }
 
+bool
+RdmaQueuePair::IsInError() const
+{
+    return m_error;
+}
+
 uint32_t
 RdmaQueuePair::GetPeerQpn() const
 {
@@ -106,7 +113,7 @@ RdmaQueuePair::GetMessagesAcknowledged() const
 bool
 RdmaQueuePair::HasSendableData() const
 {
-    if (m_sndNxt >= m_postedEnd)
+    if (m_error || m_sndNxt >= m_postedEnd)
     {
         return false;
     }
@@ -128,7 +135,34 @@ RdmaQueuePair::GetRateBps() const
 void
 RdmaQueuePair::SetRateBps(uint64_t rate)
 {
-    m_rateBps = std::clamp<uint64_t>(rate, 1, m_lineRateBps);
+    const uint64_t clamped = std::clamp<uint64_t>(rate, 1, m_lineRateBps);
+    if (clamped == m_rateBps)
+    {
+        return;
+    }
+    m_rateBps = clamped;
+    // A rate limiter applies a new rate to the gap in progress, not after it.
+    if (m_lastTxTime.IsPositive())
+    {
+        UpdateNextAvail();
+        if (m_nic != nullptr)
+        {
+            m_nic->Repace(*this);
+        }
+    }
+}
+
+void
+RdmaQueuePair::UpdateNextAvail()
+{
+    if (m_rateBps >= m_lineRateBps)
+    {
+        m_nextAvail = m_lastTxTime; // the port's own serialization spaces the packets
+        return;
+    }
+    const uint64_t gapPs =
+        static_cast<uint64_t>(m_lastTxWireBytes) * 8 * 1'000'000'000'000ULL / m_rateBps;
+    m_nextAvail = m_lastTxTime + PicoSeconds(static_cast<int64_t>(gapPs));
 }
 
 uint64_t

@@ -68,6 +68,8 @@ class RdmaQueuePair
     uint32_t GetPort() const;
     /** \return retransmission timeouts so far */
     uint64_t GetTimeouts() const;
+    /** \return true once it has exhausted its retries: it sends nothing more */
+    bool IsInError() const;
     /** \return the receive context number at the peer */
     uint32_t GetPeerQpn() const;
     /** \return messages posted over the QP's life */
@@ -96,6 +98,8 @@ class RdmaQueuePair
 
     /** \return true if a packet could be sent now, ignoring pacing and PFC */
     bool HasSendableData() const;
+    /** Put the next packet one gap at the current rate after the last one sent. */
+    void UpdateNextAvail();
 
     uint32_t m_qpn{0};
     uint32_t m_peerNode{0};
@@ -115,6 +119,9 @@ class RdmaQueuePair
     uint64_t m_postedEnd{0};
     uint64_t m_nextMessageId{0};
     Time m_nextAvail;                   //!< pacing: earliest time of the next packet
+    Time m_lastTxTime{Time(-1)};        //!< when the last data packet started; -1: none yet
+    uint32_t m_lastTxWireBytes{0};      //!< its size on the wire
+    RdmaNic* m_nic{nullptr};            //!< the NIC, told when the pacing gap changes
     std::deque<RdmaMessage> m_messages; //!< unacknowledged messages, oldest first
     Ptr<RdmaCongestionOps> m_cc;
 
@@ -122,6 +129,8 @@ class RdmaQueuePair
     Time m_rtoDeadline;   //!< the retransmission timer fires at this time
     bool m_rtoArmed{false};
     uint32_t m_rtoBackoff{1};
+    uint32_t m_retries{0}; //!< timeouts since the last acknowledgement progress
+    bool m_error{false};   //!< retries exhausted
     Time m_lastNackTime{Time(-1)};
     uint64_t m_retransmittedBytes{0};
     uint64_t m_timeouts{0};

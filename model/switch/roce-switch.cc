@@ -66,9 +66,9 @@ RoceSwitch::GetTypeId()
                           MakeDoubleAccessor(&RoceSwitch::m_ecnPmax),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("StrictPriorities",
-                          "Bit mask of priorities served strictly before the others "
-                          "(control traffic: ACK, NACK, CNP on priority 7)",
-                          UintegerValue(1u << 7),
+                          "Bit mask of priorities served strictly before the others; "
+                          "default 6 and 7: CNPs (RdmaNic::CnpPriority) and network control",
+                          UintegerValue((1u << 6) | (1u << 7)),
                           MakeUintegerAccessor(&RoceSwitch::m_strictMask),
                           MakeUintegerChecker<uint8_t>())
             .AddAttribute("DwrrQuantum",
