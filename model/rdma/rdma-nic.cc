@@ -238,7 +238,12 @@ RdmaNic::GetNextPortTo(Ptr<RdmaNic> peer) const
 }
 
 Ptr<RdmaQueuePair>
-RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops)
+RdmaNic::Connect(Ptr<RdmaNic> peer,
+                 uint8_t priority,
+                 Time baseRtt,
+                 uint32_t hops,
+                 bool congestionControl,
+                 uint32_t mtu)
 {
     NS_ABORT_MSG_IF(priority >= kNumPriorities, "priority " << unsigned(priority));
     auto qp = CreateObject<RdmaQueuePair>();
@@ -249,7 +254,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     qp->m_port = GetNextPortTo(peer);
     qp->m_lineRateBps = m_ports[qp->m_port].port->GetRateBps();
     qp->m_rateBps = qp->m_lineRateBps;
-    qp->m_mtu = m_mtu;
+    qp->m_mtu = mtu > 0 ? mtu : m_mtu;
     qp->m_baseRtt = baseRtt;
     qp->m_hops = hops;
 
@@ -259,7 +264,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     rx.priority = priority;
     peer->m_rxQps.push_back(rx);
 
-    ObjectFactory factory(m_ccTypeId.GetName());
+    ObjectFactory factory(congestionControl ? m_ccTypeId.GetName() : CcNone::GetTypeId().GetName());
     qp->m_cc = factory.Create<RdmaCongestionOps>();
     qp->m_cc->Init(PeekPointer(qp));
     m_qps.push_back(qp);
@@ -298,17 +303,18 @@ bool
 RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
 {
     PortState& ps = m_ports[port.GetOwnerIndex()];
-    if (!ps.control.empty() && !port.IsPaused(m_controlPriority))
+    if (!ps.control.empty() && port.CanSend(m_controlPriority))
     {
         frame = std::move(ps.control.front());
         ps.control.pop_front();
         return true;
     }
-    if (!ps.transit.empty() && !port.IsPaused(ps.transit.front().priority))
+    if (!ps.transit.empty() && port.CanSend(ps.transit.front().priority))
     {
         ps.transitPayload -= ps.transit.front().payload;
         frame = std::move(ps.transit.front());
         ps.transit.pop_front();
+        frame.ReturnCredits();
         return true;
     }
     const Time now = Simulator::Now();
@@ -331,7 +337,7 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
         }
         ++ps.next;
         ++checked;
-        if (port.IsPaused(qp->m_priority))
+        if (!port.CanSend(qp->m_priority))
         {
             continue;
         }
@@ -368,7 +374,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
                             [&qp](const RdmaMessage& m) { return m.end > qp.m_sndNxt; });
     NS_ABORT_MSG_IF(msg == qp.m_messages.end(), "no message holds byte " << qp.m_sndNxt);
     const uint64_t left = msg->end - qp.m_sndNxt;
-    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, left));
+    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(qp.m_mtu, left));
 
     RoceFrame frame;
     frame.header = MakeRoceHeader();
@@ -444,18 +450,23 @@ RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     case RoceHeader::DATA:
         if (m_rxRate.GetBitRate() > 0)
         {
-            QueueReceivedData(port.GetOwnerIndex(), h, wireBytes);
+            QueueReceivedData(
+                port.GetOwnerIndex(), h, wireBytes, frame.creditPort ? frame.creditBytes : 0);
+            frame.creditPort = nullptr; // returned when the receive pipeline frees it
         }
         else
         {
+            frame.ReturnCredits();
             ReceiveData(h);
         }
         break;
     case RoceHeader::ACK:
     case RoceHeader::NACK:
+        frame.ReturnCredits();
         ReceiveAck(h);
         break;
     case RoceHeader::CNP:
+        frame.ReturnCredits();
         ++m_counters.cnpsRx;
         if (h.dstQp < m_qps.size())
         {
@@ -466,7 +477,10 @@ RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
 }
 
 void
-RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireBytes)
+RdmaNic::QueueReceivedData(uint32_t port,
+                           const RoceHeader& h,
+                           uint32_t wireBytes,
+                           uint32_t creditBytes)
 {
     PortState& ps = m_ports[port];
     const Time now = Simulator::Now();
@@ -474,7 +488,8 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
     ps.rxBusyUntil = start + m_rxRate.CalculateBytesTxTime(wireBytes);
     ps.rxBacklogBytes += wireBytes;
     ps.rxBacklogPayload += h.payload;
-    Simulator::Schedule(ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes);
+    Simulator::Schedule(
+        ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes, creditBytes);
     if (m_pfcEnabled && ((ps.lossless >> h.priority) & 1u) && ps.rxBacklogBytes >= m_pfcXoffBytes)
     {
         ps.port->SetPfcXoff(h.priority, true);
@@ -482,9 +497,10 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
 }
 
 void
-RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes)
+RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes, uint32_t creditBytes)
 {
     PortState& ps = m_ports[port];
+    ps.port->ReturnCredits(h.priority, creditBytes); // none unless it came by credits
     ps.rxBacklogBytes -= wireBytes;
     ps.rxBacklogPayload -= h.payload;
     if (ps.port->IsXoff(h.priority) && ps.rxBacklogBytes <= m_pfcXonBytes)
