@@ -45,7 +45,7 @@ CollectFlowControl(const RoceNetwork& net, EffectiveSettings& s)
         fc[d].name = dims[d].name;
         fc[d].scaleUp = dims[d].scaleUp;
     }
-    fc.back().name = "(none)";
+    fc.back().name = "(no dimension)";
     uint32_t rocePorts = 0;
     uint32_t scaleUpPorts = 0;
     for (uint32_t l = 0; l < f.GetLinkCount(); ++l)

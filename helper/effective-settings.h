@@ -47,7 +47,7 @@ struct EcnClass
  */
 struct DimensionFlowControl
 {
-    std::string name;                       //!< dimension name; "(none)" for links without
+    std::string name;                       //!< dimension name; "(no dimension)" for links without
     std::optional<ScaleUpSettings> scaleUp; //!< credits and framing; unset: RoCE links
     bool pfc{false};                        //!< RoCE links with a lossless priority
     uint32_t links{0};                      //!< links of the dimension
