@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/roce-network.h"
+#include "ns3/type-id.h"
 #include "ns3/units.h"
 
 #include <map>
@@ -30,6 +31,57 @@ PriorityList(uint8_t mask)
         }
     }
     return text.empty() ? "none" : text;
+}
+
+/** Fill the flow control per dimension and the congestion control per port class. */
+void
+CollectFlowControl(const RoceNetwork& net, EffectiveSettings& s)
+{
+    const Fabric& f = net.GetFabric();
+    const auto& dims = f.GetDimensions();
+    std::vector<DimensionFlowControl> fc(dims.size() + 1);
+    for (size_t d = 0; d < dims.size(); ++d)
+    {
+        fc[d].name = dims[d].name;
+        fc[d].scaleUp = dims[d].scaleUp;
+    }
+    fc.back().name = "(no dimension)";
+    uint32_t rocePorts = 0;
+    uint32_t scaleUpPorts = 0;
+    for (uint32_t l = 0; l < f.GetLinkCount(); ++l)
+    {
+        const FabricLink& link = f.GetLink(l);
+        const bool inDim = link.dimension >= 0 && static_cast<size_t>(link.dimension) < dims.size();
+        DimensionFlowControl& entry = inDim ? fc[link.dimension] : fc.back();
+        ++entry.links;
+        const bool scaleUp = f.GetLinkScaleUp(l) != nullptr;
+        entry.pfc = entry.pfc || (!scaleUp && (net.GetLosslessPriorities(link.nodeA, link.portA) |
+                                               net.GetLosslessPriorities(link.nodeB, link.portB)));
+        const uint32_t npuEnds = (f.IsNpu(link.nodeA) ? 1 : 0) + (f.IsNpu(link.nodeB) ? 1 : 0);
+        (scaleUp ? scaleUpPorts : rocePorts) += npuEnds;
+    }
+    for (auto& entry : fc)
+    {
+        if (entry.links > 0)
+        {
+            s.flowControl.push_back(entry);
+        }
+    }
+    std::string scheme = "none";
+    if (!net.GetHosts().empty())
+    {
+        TypeIdValue cc;
+        net.GetNic(net.GetHosts().front())->GetAttribute("CongestionControl", cc);
+        scheme = cc.Get().GetName();
+    }
+    if (rocePorts > 0)
+    {
+        s.congestionControl.push_back({"RoCE", scheme, rocePorts});
+    }
+    if (scaleUpPorts > 0)
+    {
+        s.congestionControl.push_back({"scale-up", "ns3::CcNone", scaleUpPorts});
+    }
 }
 
 } // namespace
@@ -68,6 +120,7 @@ CollectEffectiveSettings(const RoceNetwork& net)
     {
         s.lossless.push_back({mask, ports});
     }
+    CollectFlowControl(net, s);
     for (const auto& [key, ports] : ecn)
     {
         const auto& [rate, kmin, kmax, pmax, fromLink] = key;
@@ -98,6 +151,36 @@ FormatEffectiveSettings(const EffectiveSettings& s)
             << c.ecn.kmaxBytes << " B, pmax " << c.ecn.pmax << " ("
             << (c.fromLink ? "fabric" : "ECN map") << ", " << c.ports << " ports)";
     }
+    out << "\nflow control:";
+    for (size_t i = 0; i < s.flowControl.size(); ++i)
+    {
+        const DimensionFlowControl& d = s.flowControl[i];
+        out << (i ? ";" : "") << " " << d.name << " ";
+        if (d.scaleUp)
+        {
+            const ScaleUpSettings& su = *d.scaleUp;
+            out << "credits " << su.creditBytes << " B per VC, credit return +"
+                << su.creditReturnPs / 1000.0 << " ns, switch " << su.switchLatencyPs / 1000.0
+                << " ns, packets " << su.payloadBytes << " B + " << su.headerBytes
+                << " B header in " << su.flitBytes << " B flits";
+        }
+        else
+        {
+            out << (d.pfc ? "PFC" : "none (lossy)");
+        }
+        out << " (" << d.links << " links)";
+    }
+    out << "\ncongestion control:";
+    for (size_t i = 0; i < s.congestionControl.size(); ++i)
+    {
+        const CcPortClass& c = s.congestionControl[i];
+        out << (i ? ";" : "") << " " << c.scheme << " on " << c.portClass << " NIC ports ("
+            << c.ports << ")";
+    }
+    if (s.congestionControl.size() > 1)
+    {
+        out << "; a queue pair whose path stays in a scale-up domain has none";
+    }
     return out.str();
 }
 
@@ -127,7 +210,33 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
                        {"source", c.fromLink ? "fabric" : "ecn_map"},
                        {"ports", c.ports}});
     }
-    return {{"lossless_priorities", lossless}, {"ecn_marking", s.ecnMarking}, {"ecn", ecn}};
+    nlohmann::json flow = nlohmann::json::array();
+    for (const auto& d : s.flowControl)
+    {
+        nlohmann::json entry = {{"dimension", d.name},
+                                {"kind", d.scaleUp ? "credit" : (d.pfc ? "pfc" : "none")},
+                                {"links", d.links}};
+        if (d.scaleUp)
+        {
+            entry["vc_buffer_bytes"] = d.scaleUp->creditBytes;
+            entry["credit_latency_ps"] = d.scaleUp->creditReturnPs;
+            entry["switch_latency_ps"] = d.scaleUp->switchLatencyPs;
+            entry["payload_bytes"] = d.scaleUp->payloadBytes;
+            entry["header_bytes"] = d.scaleUp->headerBytes;
+            entry["flit_bytes"] = d.scaleUp->flitBytes;
+        }
+        flow.push_back(entry);
+    }
+    nlohmann::json cc = nlohmann::json::array();
+    for (const auto& c : s.congestionControl)
+    {
+        cc.push_back({{"port_class", c.portClass}, {"scheme", c.scheme}, {"ports", c.ports}});
+    }
+    return {{"lossless_priorities", lossless},
+            {"ecn_marking", s.ecnMarking},
+            {"ecn", ecn},
+            {"flow_control", flow},
+            {"congestion_control", cc}};
 }
 
 } // namespace ns3

@@ -5,10 +5,12 @@
 #define MLFABRIC_EFFECTIVE_SETTINGS_H
 
 #include "ns3/roce-switch.h"
+#include "ns3/scale-up-settings.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,29 @@ struct EcnClass
 
 /**
  * \ingroup mlfabric-helper
+ * The link-level flow control of one fabric dimension as installed.
+ */
+struct DimensionFlowControl
+{
+    std::string name;                       //!< dimension name; "(no dimension)" for links without
+    std::optional<ScaleUpSettings> scaleUp; //!< credits and framing; unset: RoCE links
+    bool pfc{false};                        //!< RoCE links with a lossless priority
+    uint32_t links{0};                      //!< links of the dimension
+};
+
+/**
+ * \ingroup mlfabric-helper
+ * Congestion control of one class of NIC ports.
+ */
+struct CcPortClass
+{
+    std::string portClass; //!< "RoCE" or "scale-up"
+    std::string scheme;    //!< TypeId name of the queue pairs' congestion control
+    uint32_t ports{0};     //!< NIC ports of the class
+};
+
+/**
+ * \ingroup mlfabric-helper
  * What a packet-level run really uses for PFC and ECN, read back from the installed
  * ports (so it shows the fabric file's settings, the defaults and the ECN map as they
  * combined).
@@ -50,6 +75,8 @@ struct EffectiveSettings
     std::vector<LosslessGroup> lossless; //!< by priority set, ascending
     bool ecnMarking{false};              //!< switches mark at all (RoceSwitch::EcnEnabled)
     std::vector<EcnClass> ecn;           //!< by rate, then thresholds
+    std::vector<DimensionFlowControl> flowControl; //!< per dimension, in order
+    std::vector<CcPortClass> congestionControl;    //!< per NIC port class
 };
 
 /**
@@ -62,7 +89,8 @@ EffectiveSettings CollectEffectiveSettings(const RoceNetwork& net);
 /**
  * \ingroup mlfabric-helper
  * \param s effective settings
- * \return two lines: "lossless priorities: 3 (34 ports)" and the ECN classes
+ * \return four lines: "lossless priorities: 3 (34 ports)", the ECN classes, the flow
+ *         control per dimension and the congestion control per NIC port class
  */
 std::string FormatEffectiveSettings(const EffectiveSettings& s);
 
@@ -70,7 +98,11 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  * \ingroup mlfabric-helper
  * \param s effective settings
  * \return {"lossless_priorities": [{"priorities": [3], "ports": 34}], "ecn_marking": true,
- *         "ecn": [{"rate_bps", "kmin_bytes", "kmax_bytes", "pmax", "source", "ports"}]}
+ *         "ecn": [{"rate_bps", "kmin_bytes", "kmax_bytes", "pmax", "source", "ports"}],
+ *         "flow_control": [{"dimension", "kind" ("credit", "pfc" or "none"), "links", and
+ *         for credits "vc_buffer_bytes", "credit_latency_ps", "switch_latency_ps",
+ *         "payload_bytes", "header_bytes", "flit_bytes"}],
+ *         "congestion_control": [{"port_class", "scheme", "ports"}]}
  */
 nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
 

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -43,6 +44,30 @@ NicLosslessPriorities(const LinkSettings& link)
     }
     NS_ABORT_UNLESS(mmu.LookupAttributeByName("LosslessPriorities", &info));
     return static_cast<uint8_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+}
+
+/**
+ * Give a port of a scale-up link its credit flow control and framing.
+ * \param port the port
+ * \param su the dimension's scale-up settings
+ * \param maxFrame the largest frame the link carries, in its framing
+ * \param atSwitch the port belongs to the scale-up switch (its latency applies)
+ */
+void
+ConfigureScaleUpPort(Ptr<RocePort> port,
+                     const ScaleUpSettings& su,
+                     uint32_t maxFrame,
+                     bool atSwitch)
+{
+    port->SetAttribute("CreditFlowControl", BooleanValue(true));
+    port->SetAttribute("CreditBytes", UintegerValue(su.creditBytes));
+    port->SetAttribute("CreditFrameBytes", UintegerValue(maxFrame));
+    port->SetAttribute("CreditReturnDelay", TimeValue(PicoSeconds(su.creditReturnPs)));
+    port->SetAttribute("PacketHeaderBytes", UintegerValue(su.headerBytes));
+    port->SetAttribute("PacketPayloadBytes", UintegerValue(su.payloadBytes));
+    port->SetAttribute("FlitBytes", UintegerValue(su.flitBytes));
+    port->SetAttribute("PipelineLatency",
+                       TimeValue(atSwitch ? PicoSeconds(su.switchLatencyPs) : Time(0)));
 }
 
 } // namespace
@@ -128,6 +153,23 @@ RoceNetwork::AddLink(uint32_t l)
         m_nodes.Get(nodes[i])->AddDevice(ends[i]);
     }
     channel->Connect(ends[0], ends[1]);
+    const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(l);
+    if (su)
+    {
+        const uint32_t maxFrame = MaxScaleUpFrame(*su);
+        if (su->creditBytes < maxFrame)
+        {
+            const FabricDimension& dim = m_fabric->GetDimensions().at(link.dimension);
+            throw InputError("fabric '" + m_fabric->GetName() + "': dimension '" + dim.name +
+                             "': scale_up.vc_buffer of " + std::to_string(su->creditBytes) +
+                             " B cannot hold its largest frame (" + std::to_string(maxFrame) +
+                             " B)");
+        }
+        for (int i = 0; i < 2; ++i)
+        {
+            ConfigureScaleUpPort(ends[i], *su, maxFrame, !m_nics[nodes[i]]);
+        }
+    }
     for (int i = 0; i < 2; ++i)
     {
         const uint32_t self = nodes[i];
@@ -135,7 +177,7 @@ RoceNetwork::AddLink(uint32_t l)
         if (m_nics[self])
         {
             port = m_nics[self]->AddPort(ends[i]);
-            m_nics[self]->SetPfcPriorities(port, NicLosslessPriorities(s));
+            m_nics[self]->SetPfcPriorities(port, su ? 0 : NicLosslessPriorities(s));
         }
         else
         {
@@ -146,7 +188,11 @@ RoceNetwork::AddLink(uint32_t l)
                 sw->SetEcnThresholds(
                     port, EcnThresholds{s.ecn->kminBytes, s.ecn->kmaxBytes, s.ecn->pmax});
             }
-            if (s.pfcPriorities)
+            if (su)
+            {
+                sw->SetPfcPriorities(port, 0); // credits, not PFC
+            }
+            else if (s.pfcPriorities)
             {
                 sw->SetPfcPriorities(port, *s.pfcPriorities);
             }
@@ -214,8 +260,47 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
     // scale-up and a scale-out NIC): congestion control needs the RTT of the one used.
     const uint32_t port = m_nics.at(src)->GetNextPortTo(m_nics.at(dst));
     const auto path = PathOf(src, dst, port);
-    return m_nics.at(src)->Connect(
-        m_nics.at(dst), priority, RttOf(path), static_cast<uint32_t>(path.size()) - 1);
+    // A path that stays inside a scale-up domain has no RoCE congestion control: it
+    // sends at line rate, bounded by credits, in the domain's packets.
+    uint32_t scaleUpPayload = 0;
+    for (uint32_t l : path)
+    {
+        const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(l);
+        if (!su)
+        {
+            scaleUpPayload = 0;
+            break;
+        }
+        scaleUpPayload =
+            scaleUpPayload == 0 ? su->payloadBytes : std::min(scaleUpPayload, su->payloadBytes);
+    }
+    return m_nics.at(src)->Connect(m_nics.at(dst),
+                                   priority,
+                                   RttOf(path),
+                                   static_cast<uint32_t>(path.size()) - 1,
+                                   scaleUpPayload == 0,
+                                   scaleUpPayload);
+}
+
+bool
+RoceNetwork::IsScaleUpPath(uint32_t src, uint32_t dst) const
+{
+    for (uint32_t l : PathOf(src, dst))
+    {
+        if (!m_fabric->GetLinkScaleUp(l))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint32_t
+RoceNetwork::MaxScaleUpFrame(const ScaleUpSettings& su) const
+{
+    // Scale-up queue pairs send su.payloadBytes per frame, others the NIC's MTU.
+    return wire::LinkFramedBytes(
+        std::max(m_mtu, su.payloadBytes), su.headerBytes, su.payloadBytes, su.flitBytes);
 }
 
 const Fabric&
@@ -348,11 +433,24 @@ RoceNetwork::RttOf(const std::vector<uint32_t>& path) const
     data.payload = m_mtu;
     RoceHeader ack;
     ack.type = RoceHeader::ACK;
-    const uint64_t bits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
+    const uint64_t roceBits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
     Time rtt;
     for (uint32_t l : path)
     {
-        const LinkSettings& s = m_fabric->GetLink(l).settings;
+        const FabricLink& link = m_fabric->GetLink(l);
+        const LinkSettings& s = link.settings;
+        uint64_t bits = roceBits;
+        if (const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(l))
+        {
+            // The link's own framing; the scale-up switch's latency once per round trip.
+            bits = 8ULL *
+                   (wire::LinkFramedBytes(m_mtu, su->headerBytes, su->payloadBytes, su->flitBytes) +
+                    wire::LinkFramedBytes(0, su->headerBytes, su->payloadBytes, su->flitBytes));
+            if (!m_fabric->IsNpu(link.nodeA) || !m_fabric->IsNpu(link.nodeB))
+            {
+                rtt += PicoSeconds(su->switchLatencyPs);
+            }
+        }
         rtt += PicoSeconds(s.delayPs) * 2 +
                PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / s.rateBps));
     }

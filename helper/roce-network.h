@@ -38,7 +38,10 @@ class RoceNetwork
 
     /**
      * Build the fabric; call once, before the simulation creates any other node.
-     * Throws InputError if a switch buffer does not hold its reserved and headroom bytes.
+     * Throws InputError if a switch buffer does not hold its reserved, headroom and
+     * credit bytes, or a scale-up vc_buffer cannot hold the link's largest frame.
+     * Links of a scale-up dimension get credit flow control (no PFC), the dimension's
+     * framing and switch latency.
      * \param fabric the description (copied)
      * \param routes its routing (copied)
      * \param mtu the NICs' payload per packet (sizes the switches' largest frame)
@@ -47,13 +50,23 @@ class RoceNetwork
     std::vector<uint32_t> Install(const Fabric& fabric, const RoutingTable& routes, uint32_t mtu);
 
     /**
-     * Open a queue pair from \p src to \p dst.
+     * Open a queue pair from \p src to \p dst. A queue pair whose path stays inside
+     * scale-up domains runs without congestion control, in the domain's packet payload;
+     * every other one has the NICs' CongestionControl.
      * \param src sending host
      * \param dst receiving host
      * \param priority traffic class
      * \return the queue pair
      */
     Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t priority);
+
+    /**
+     * \param src sending host
+     * \param dst receiving host
+     * \return true if the routed path stays inside scale-up domains (its queue pairs run
+     *         without congestion control)
+     */
+    bool IsScaleUpPath(uint32_t src, uint32_t dst) const;
 
     /** \return the installed fabric */
     const Fabric& GetFabric() const;
@@ -127,6 +140,8 @@ class RoceNetwork
      *         \p firstPort (if given) and by the first port of each ECMP set after it
      */
     std::vector<uint32_t> PathOf(uint32_t src, uint32_t dst, int64_t firstPort = -1) const;
+    /** \return the largest frame on a link of \p su, in its framing */
+    uint32_t MaxScaleUpFrame(const ScaleUpSettings& su) const;
     /** \return the base RTT of the links \p path */
     Time RttOf(const std::vector<uint32_t>& path) const;
 

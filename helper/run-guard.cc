@@ -234,6 +234,10 @@ RunGuard::DescribeStall() const
                 out << ", priority " << unsigned(qp->GetPriority()) << " paused by PFC since "
                     << port->GetPauseStart(qp->GetPriority()).As(Time::US);
             }
+            if (port->IsCreditStalled(qp->GetPriority()))
+            {
+                out << ", priority " << unsigned(qp->GetPriority()) << " out of link credits";
+            }
         }
     }
     if (stuck > listed)

@@ -195,7 +195,7 @@ BuildClos(const std::string& name, uint32_t npus, const ClosSpec& spec)
     {
         fabric.AddNpu();
     }
-    fabric.AddDimension(FabricDimension{"scale-out", "Clos", npus});
+    fabric.AddDimension(FabricDimension{"scale-out", "Clos", npus, std::nullopt});
     AddClosOverNpus(fabric, spec, 0);
     fabric.SetNpuForwarding(false);
     fabric.SetStructuralBisection(ClosBisectionBps(npus, spec));

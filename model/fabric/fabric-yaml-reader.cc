@@ -147,6 +147,79 @@ ParseDefaults(const YamlInput& in, const YAML::Node& node, LinkDefaults& default
     }
 }
 
+/**
+ * A dimension's scale_up value: true (the defaults), false, or a map overriding them.
+ * PFC priorities do not apply to credit links and are refused beside it.
+ */
+std::optional<ScaleUpSettings>
+ParseScaleUp(const YamlInput& in, const YAML::Node& entry, const std::string& dimKey)
+{
+    const YAML::Node& node = entry["scale_up"];
+    const std::string key = dimKey + ".scale_up";
+    ScaleUpSettings s;
+    if (!node.IsMap())
+    {
+        if (!in.Bool(node, key))
+        {
+            return std::nullopt;
+        }
+    }
+    else
+    {
+        in.CheckKeys(
+            node,
+            key,
+            {"vc_buffer", "credit_latency", "switch_latency", "payload", "header", "flit"});
+        if (node["vc_buffer"])
+        {
+            s.creditBytes = in.Bytes(node["vc_buffer"], key + ".vc_buffer");
+            if (s.creditBytes == 0)
+            {
+                in.Fail(node["vc_buffer"], key + ".vc_buffer", "must be > 0");
+            }
+        }
+        if (node["credit_latency"])
+        {
+            s.creditReturnPs = in.DelayPs(node["credit_latency"], key + ".credit_latency");
+        }
+        if (node["switch_latency"])
+        {
+            s.switchLatencyPs = in.DelayPs(node["switch_latency"], key + ".switch_latency");
+        }
+        const auto size = [&](const char* name, uint64_t max)
+        {
+            const YAML::Node& v = node[name];
+            const std::string where = key + "." + name;
+            const uint64_t bytes = in.Bytes(v, where);
+            if (bytes == 0 || bytes > max)
+            {
+                in.Fail(v, where, "must be between 1 B and " + std::to_string(max) + " B");
+            }
+            return static_cast<uint32_t>(bytes);
+        };
+        if (node["payload"])
+        {
+            s.payloadBytes = size("payload", 9000);
+        }
+        if (node["header"])
+        {
+            s.headerBytes = size("header", 4096);
+        }
+        if (node["flit"])
+        {
+            s.flitBytes = size("flit", 4096);
+        }
+    }
+    if (entry["pfc_priorities"])
+    {
+        in.Fail(entry["pfc_priorities"],
+                dimKey + ".pfc_priorities",
+                "does not apply to a scale_up dimension (its links use credit flow "
+                "control, not PFC)");
+    }
+    return s;
+}
+
 std::vector<DimensionSpec>
 ParseDimensions(const YamlInput& in, const YAML::Node& node, const LinkDefaults& defaults)
 {
@@ -160,7 +233,7 @@ ParseDimensions(const YamlInput& in, const YAML::Node& node, const LinkDefaults&
     {
         const std::string key = "dimensions[" + std::to_string(d) + "]";
         const YAML::Node& entry = node[d];
-        in.CheckKeys(entry, key, {"topology", "npus", "name", MLFABRIC_LINK_KEYS});
+        in.CheckKeys(entry, key, {"topology", "npus", "name", "scale_up", MLFABRIC_LINK_KEYS});
         DimensionSpec spec;
         const std::string topology = in.String(in.Require(entry, "topology"), key + ".topology");
         if (!ParseDimensionTopology(topology, spec.topology))
@@ -174,6 +247,10 @@ ParseDimensions(const YamlInput& in, const YAML::Node& node, const LinkDefaults&
         spec.link = ParseLink(in, entry, key, defaults);
         spec.name =
             entry["name"] ? in.String(entry["name"], key + ".name") : "dim" + std::to_string(d);
+        if (entry["scale_up"])
+        {
+            spec.scaleUp = ParseScaleUp(in, entry, key);
+        }
         dims.push_back(spec);
     }
     return dims;
@@ -428,12 +505,12 @@ AddScaleOut(const YamlInput& in, Fabric& fabric, const ScaleOut& out, uint32_t n
     {
         if (out.topology == "rail")
         {
-            fabric.AddDimension(FabricDimension{"scale-out", "Rail", out.servers});
+            fabric.AddDimension(FabricDimension{"scale-out", "Rail", out.servers, std::nullopt});
             AddRails(fabric, npusPerServer, out.rail, dimension);
             return RailBisectionBps(npusPerServer, out.rail);
         }
-        fabric.AddDimension(
-            FabricDimension{"scale-out", out.topology == "clos" ? "Clos" : "FatTree", out.servers});
+        fabric.AddDimension(FabricDimension{
+            "scale-out", out.topology == "clos" ? "Clos" : "FatTree", out.servers, std::nullopt});
         AddClosOverNpus(fabric, out.clos, dimension);
     }
     catch (const InputError& e)

@@ -246,6 +246,17 @@ Fabric::GetLink(uint32_t link) const
     return m_links[link];
 }
 
+const ScaleUpSettings*
+Fabric::GetLinkScaleUp(uint32_t link) const
+{
+    const int32_t d = GetLink(link).dimension;
+    if (d < 0 || static_cast<size_t>(d) >= m_dimensions.size() || !m_dimensions[d].scaleUp)
+    {
+        return nullptr;
+    }
+    return &*m_dimensions[d].scaleUp;
+}
+
 const std::vector<FabricDimension>&
 Fabric::GetDimensions() const
 {

@@ -5,11 +5,13 @@
 #define MLFABRIC_FABRIC_H
 
 #include "ns3/link-settings.h"
+#include "ns3/scale-up-settings.h"
 
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -76,6 +78,7 @@ struct FabricDimension
     std::string name;     //!< e.g. "dim0", "scale-up", "scale-out"
     std::string topology; //!< "Ring", "FullyConnected", "Switch", "Clos", "FatTree", "Rail"
     uint32_t size{0};     //!< NPUs along the dimension (servers, for a scale-out)
+    std::optional<ScaleUpSettings> scaleUp; //!< set: a scale-up domain; unset: RoCE links
 };
 
 /**
@@ -176,6 +179,12 @@ class Fabric
     const std::vector<FabricPort>& GetPorts(uint32_t node) const;
     /** \param link link id \return the link */
     const FabricLink& GetLink(uint32_t link) const;
+
+    /**
+     * \param link link id
+     * \return the scale-up settings of its dimension, or null for a RoCE link
+     */
+    const ScaleUpSettings* GetLinkScaleUp(uint32_t link) const;
 
     /** \return dimension metadata, possibly empty */
     const std::vector<FabricDimension>& GetDimensions() const;

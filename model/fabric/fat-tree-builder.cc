@@ -53,7 +53,7 @@ BuildFatTree(const std::string& name, const FatTreeSpec& spec)
     {
         fabric.AddNpu();
     }
-    fabric.AddDimension(FabricDimension{"scale-out", "FatTree", hosts});
+    fabric.AddDimension(FabricDimension{"scale-out", "FatTree", hosts, std::nullopt});
     AddClosOverNpus(fabric, clos, 0);
     fabric.SetNpuForwarding(false);
     fabric.SetStructuralBisection(ClosBisectionBps(hosts, clos));

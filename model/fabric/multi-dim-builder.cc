@@ -121,8 +121,8 @@ AddDimensionLinks(Fabric& fabric, const std::vector<DimensionSpec>& dims)
         const int32_t index = first + static_cast<int32_t>(d);
         const std::string name =
             dims[d].name.empty() ? "dim" + std::to_string(index) : dims[d].name;
-        fabric.AddDimension(
-            FabricDimension{name, GetDimensionTopologyName(dims[d].topology), dims[d].npus});
+        fabric.AddDimension(FabricDimension{
+            name, GetDimensionTopologyName(dims[d].topology), dims[d].npus, dims[d].scaleUp});
         uint64_t groupNumber = 0;
         for (uint32_t rank = 0; rank < npus; ++rank)
         {

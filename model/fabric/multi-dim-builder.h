@@ -6,7 +6,9 @@
 
 #include "ns3/fabric.h"
 #include "ns3/link-settings.h"
+#include "ns3/scale-up-settings.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,7 @@ struct DimensionSpec
     uint32_t npus{0};                                    //!< group size, at least 2
     LinkSettings link;                                   //!< every link of the dimension
     std::string name;                                    //!< empty gives "dim<index>"
+    std::optional<ScaleUpSettings> scaleUp;              //!< set: a scale-up domain (credit links)
 };
 
 /**

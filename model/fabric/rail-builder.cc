@@ -127,10 +127,11 @@ BuildRailOptimized(const std::string& name,
     {
         AddDimensionLinks(
             fabric,
-            {DimensionSpec{DimensionTopology::Switch, npusPerServer, scaleUpLink, "scale-up"}});
+            {DimensionSpec{
+                DimensionTopology::Switch, npusPerServer, scaleUpLink, "scale-up", std::nullopt}});
     }
     const auto railDimension = static_cast<int32_t>(fabric.GetDimensions().size());
-    fabric.AddDimension(FabricDimension{"rail", "Rail", spec.servers});
+    fabric.AddDimension(FabricDimension{"rail", "Rail", spec.servers, std::nullopt});
     AddRails(fabric, npusPerServer, spec, railDimension);
     fabric.SetNpuForwarding(spec.spines == 0);
     fabric.SetStructuralBisection(RailBisectionBps(npusPerServer, spec));

@@ -24,7 +24,8 @@ BuildTorus(const std::string& name, const std::vector<uint32_t>& sizes, const Li
     std::vector<DimensionSpec> dims;
     for (size_t d = 0; d < sizes.size(); ++d)
     {
-        dims.push_back(DimensionSpec{DimensionTopology::Ring, sizes[d], link, axes[d]});
+        dims.push_back(
+            DimensionSpec{DimensionTopology::Ring, sizes[d], link, axes[d], std::nullopt});
     }
     return BuildMultiDim(name, dims);
 }

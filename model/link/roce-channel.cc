@@ -83,8 +83,15 @@ RoceChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time 
     }
     f->frame = std::move(frame);
     f->isPfc = isPfc;
-    Simulator::ScheduleWithContext(
-        m_ends[to]->GetNode()->GetId(), txTime + m_delay, &RoceChannel::Deliver, this, to, f);
+    // The receiver's pipeline latency counts as time on the cable: the frame is in
+    // nobody's buffer until its owner sees it.
+    const Time pipeline = isPfc ? Time(0) : m_ends[to]->GetPipelineLatency();
+    Simulator::ScheduleWithContext(m_ends[to]->GetNode()->GetId(),
+                                   txTime + m_delay + pipeline,
+                                   &RoceChannel::Deliver,
+                                   this,
+                                   to,
+                                   f);
 }
 
 void

@@ -12,8 +12,8 @@
 #include "ns3/pfc-header.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-wire.h"
-#include "ns3/time-resolution.h"
 #include "ns3/simulator.h"
+#include "ns3/time-resolution.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -33,6 +33,16 @@ RoceFrame::ToPacket() const
     Ptr<Packet> p = Create<Packet>(header->payload);
     p->AddHeader(*header);
     return p;
+}
+
+void
+RoceFrame::ReturnCredits()
+{
+    if (creditPort)
+    {
+        creditPort->ReturnCredits(creditVc, creditBytes);
+        creditPort = nullptr;
+    }
 }
 
 TypeId
@@ -84,6 +94,58 @@ RocePort::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RocePort::m_watchdogRestore),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CreditFlowControl",
+                          "Link-level credit flow control instead of PFC: a priority "
+                          "(virtual channel) sends only while it holds credits for a "
+                          "maximum frame; the peer returns them as its buffer frees",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RocePort::m_creditFc),
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "CreditBytes",
+                "Buffer bytes the peer grants per virtual channel: the credits "
+                "each channel starts with",
+                UintegerValue(128 * 1024),
+                MakeUintegerAccessor(&RocePort::SetCreditBytes, &RocePort::GetCreditBytes),
+                MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("CreditFrameBytes",
+                          "A virtual channel cannot send while it holds fewer credits than "
+                          "this: the largest frame the link carries, in its framing",
+                          UintegerValue(4352),
+                          MakeUintegerAccessor(&RocePort::m_creditFrameBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CreditReturnDelay",
+                          "Time from the peer freeing buffer to the credits being usable "
+                          "here, beyond the cable's propagation delay",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RocePort::m_creditReturnDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PipelineLatency",
+                          "Time from a frame's last bit arriving at this port to its owner "
+                          "receiving it (a scale-up switch's port-to-port latency); PFC "
+                          "frames are not delayed",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RocePort::m_pipelineLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PacketHeaderBytes",
+                          "0: frames are RoCEv2 over Ethernet. Otherwise the link's own "
+                          "framing: payload in packets of at most PacketPayloadBytes, each "
+                          "with this header, rounded up to FlitBytes, no preamble or gap; "
+                          "a control frame is one header",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RocePort::m_packetHeader),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PacketPayloadBytes",
+                          "Largest payload of one packet of the link's own framing",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&RocePort::m_packetPayload),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("FlitBytes",
+                          "Flow-control unit of the link's own framing: every packet is "
+                          "rounded up to a multiple of it",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RocePort::m_flitBytes),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("Tx",
                             "A frame started on the wire",
                             MakeTraceSourceAccessor(&RocePort::m_txTrace),
@@ -104,7 +166,12 @@ RocePort::GetTypeId()
             .AddTraceSource("PfcWatchdog",
                             "The PFC watchdog broke a pause storm on a priority",
                             MakeTraceSourceAccessor(&RocePort::m_watchdogTrace),
-                            "ns3::RocePort::PfcWatchdogCallback");
+                            "ns3::RocePort::PfcWatchdogCallback")
+            .AddTraceSource("CreditStall",
+                            "The wire was idle for lack of credits on a virtual channel and "
+                            "credits came back: priority, idle duration",
+                            MakeTraceSourceAccessor(&RocePort::m_creditStallTrace),
+                            "ns3::RocePort::PfcPauseCallback");
     return tid;
 }
 
@@ -112,6 +179,119 @@ RocePort::RocePort()
     : m_lossRng(CreateObject<UniformRandomVariable>())
 {
     RequirePicosecondResolution("RocePort");
+}
+
+void
+RocePort::SetCreditBytes(uint64_t bytes)
+{
+    m_creditBytes = bytes;
+    m_credits.fill(bytes);
+}
+
+uint64_t
+RocePort::GetCreditBytes() const
+{
+    return m_creditBytes;
+}
+
+uint64_t
+RocePort::GetCredits(uint8_t priority) const
+{
+    return m_credits[priority];
+}
+
+Time
+RocePort::GetPipelineLatency() const
+{
+    return m_pipelineLatency;
+}
+
+uint32_t
+RocePort::GetPhyOverheadBytes() const
+{
+    return m_packetHeader > 0 ? 0 : wire::PhyOverheadBytes();
+}
+
+void
+RocePort::FrameForLink(RoceFrame& frame) const
+{
+    if (!frame.header)
+    {
+        return;
+    }
+    if (m_packetHeader == 0)
+    {
+        if (frame.linkFramed)
+        {
+            // It crossed a link with its own framing: RoCEv2 sizes it again here.
+            frame.wireBytes = frame.header->GetWireBytes();
+            frame.linkFramed = false;
+        }
+        return;
+    }
+    const uint32_t payload = frame.header->type == RoceHeader::DATA ? frame.header->payload : 0;
+    frame.wireBytes = wire::LinkFramedBytes(payload, m_packetHeader, m_packetPayload, m_flitBytes);
+    frame.linkFramed = true;
+}
+
+void
+RocePort::ChargeCredits(RoceFrame& frame)
+{
+    const uint8_t vc = frame.priority;
+    NS_ABORT_MSG_IF(m_credits[vc] < frame.wireBytes,
+                    "node " << (m_node ? m_node->GetId() : 0) << " port " << m_ownerIndex << ": a "
+                            << frame.wireBytes << "-byte frame on virtual channel " << unsigned(vc)
+                            << " with " << m_credits[vc]
+                            << " credits (CreditFrameBytes below the largest frame?)");
+    m_credits[vc] -= frame.wireBytes;
+    frame.creditBytes = frame.wireBytes;
+    frame.creditVc = vc;
+    if (m_credits[vc] < m_creditFrameBytes && !IsCreditStalled(vc))
+    {
+        m_creditStalledMask |= static_cast<uint8_t>(1u << vc);
+        m_stallStart[vc] = m_busyUntil; // the wire idles from the end of this frame
+    }
+}
+
+void
+RocePort::ReturnCredits(uint8_t priority, uint32_t bytes)
+{
+    Ptr<RocePort> peer = GetPeer();
+    if (!peer || bytes == 0)
+    {
+        return;
+    }
+    Simulator::ScheduleWithContext(peer->GetNode() ? peer->GetNode()->GetId() : 0,
+                                   GetLinkDelay() + m_creditReturnDelay,
+                                   &RocePort::AddCredits,
+                                   PeekPointer(peer),
+                                   priority,
+                                   bytes);
+}
+
+void
+RocePort::AddCredits(uint8_t priority, uint32_t bytes)
+{
+    m_credits[priority] += bytes;
+    NS_ABORT_MSG_IF(m_credits[priority] > m_creditBytes,
+                    "node " << (m_node ? m_node->GetId() : 0) << " port " << m_ownerIndex
+                            << ": credits returned beyond CreditBytes");
+    if (!IsCreditStalled(priority) || m_credits[priority] < m_creditFrameBytes)
+    {
+        return;
+    }
+    m_creditStalledMask &= static_cast<uint8_t>(~(1u << priority));
+    // The wire idled for these credits if it was free and resumes with them now.
+    const Time now = Simulator::Now();
+    const Time wireFree = std::max(m_stallStart[priority], m_busyUntil);
+    TryTransmit();
+    if (now > wireFree && m_busyUntil > now)
+    {
+        const Time idle = now - wireFree;
+        ++m_counters.creditStalls;
+        m_counters.creditStallTime[priority] += idle;
+        m_creditStallTrace(priority, idle);
+    }
 }
 
 RocePort::~RocePort() = default;
@@ -254,8 +434,16 @@ RocePort::TryTransmit()
     {
         return;
     }
+    if (!isPfc)
+    {
+        FrameForLink(frame);
+    }
     const Time txTime = SerializationTime(frame.wireBytes);
     m_busyUntil = Simulator::Now() + txTime;
+    if (!isPfc && m_creditFc)
+    {
+        ChargeCredits(frame);
+    }
     ++m_counters.txFrames;
     m_counters.txBytes += frame.wireBytes;
     m_counters.txPayload += frame.payload;
@@ -273,6 +461,15 @@ RocePort::TryTransmit()
     {
         ++m_counters.lostFrames;
         m_counters.lostPayload += frame.payload;
+        if (m_creditFc)
+        {
+            // No buffer at the peer holds it: its credits come back as if freed on arrival.
+            Simulator::Schedule(txTime + GetLinkDelay() * 2 + m_creditReturnDelay,
+                                &RocePort::AddCredits,
+                                this,
+                                frame.creditVc,
+                                frame.creditBytes);
+        }
         if (!m_lossTrace.IsEmpty())
         {
             m_lossTrace(frame.ToPacket());
@@ -307,6 +504,8 @@ RocePort::Receive(RoceFrame&& frame, bool isPfc)
         ReceivePfc(frame.packet);
         return;
     }
+    // The frame now holds this link's credits until its owner lets it go.
+    frame.creditPort = m_creditFc ? this : nullptr;
     if (m_owner)
     {
         m_owner->ReceiveFrame(*this, std::move(frame));

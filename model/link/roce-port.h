@@ -45,6 +45,18 @@ struct RoceFrame
     uint32_t wireBytes{0}; //!< bytes on the wire, preamble and inter-frame gap included
     uint8_t priority{0};   //!< traffic class
     uint32_t payload{0};   //!< message payload it carries (data packets), for accounting
+    /// The port it arrived on, while the frame holds buffer credits of that port's link
+    RocePort* creditPort{nullptr};
+    uint32_t creditBytes{0}; //!< credits it holds there (its size on that link)
+    uint8_t creditVc{0};     //!< the virtual channel (priority) the credits belong to
+    bool linkFramed{false};  //!< wireBytes is a credit link's own framing, not RoCEv2's
+
+    /**
+     * The frame has left the buffer of the node it arrived at (sent on, consumed or
+     * dropped): return its credits to the link it arrived by. Idempotent; a frame that
+     * holds none returns none.
+     */
+    void ReturnCredits();
 
     /**
      * \return the frame as an ns-3 packet, for trace sinks: the packet, or a new one
@@ -96,13 +108,24 @@ class RocePortOwner
 
 /**
  * \ingroup mlfabric-link
- * One end of a full-duplex RoCE link: serialization, 802.1Qbb PFC, loss.
+ * One end of a full-duplex RoCE link: serialization, 802.1Qbb PFC or link-level
+ * credit flow control, loss.
  *
  * Used by NICs and switch ports alike. Transmission time is the frame's wire bytes
  * (preamble and inter-frame gap included) at the port's rate. Received pause frames
  * stop a priority for their quanta, each quantum 512 bit times; a refresh extends the
  * pause and zero quanta end it. On the sending side, SetPfcXoff() keeps a priority of
  * the peer paused by refreshing before the pause expires, and resumes it explicitly.
+ *
+ * With CreditFlowControl (scale-up links) the port instead holds credits per virtual
+ * channel (priority): CreditBytes of the peer's buffer to begin with, a frame's size on
+ * the wire charged when it starts, given back by the peer when the frame leaves its
+ * buffer (RoceFrame::ReturnCredits), usable here after the cable's delay and
+ * CreditReturnDelay. A channel holding less than CreditFrameBytes cannot send, which
+ * owners see through CanSend() exactly as a pause; no PFC frame is involved. A link
+ * may also have its own framing (PacketHeaderBytes > 0): a frame's payload travels in
+ * packets of at most PacketPayloadBytes, each with that header, rounded up to
+ * FlitBytes, with no preamble or gap; control frames are one header.
  */
 class RocePort : public NetDevice
 {
@@ -150,6 +173,66 @@ class RocePort : public NetDevice
     {
         return ((m_pausedMask >> priority) & 1u) != 0;
     }
+
+    /**
+     * \param priority a traffic class (virtual channel), 0..7
+     * \return true while \p priority holds fewer credits than a maximum frame (credit
+     *         flow control only)
+     */
+    bool
+    IsCreditStalled(uint8_t priority) const
+    {
+        return ((m_creditStalledMask >> priority) & 1u) != 0;
+    }
+
+    /**
+     * What owners check before giving a frame: PFC pause or credit stall alike.
+     * \param priority a traffic class, 0..7
+     * \return true if a frame of \p priority may start now
+     */
+    bool
+    CanSend(uint8_t priority) const
+    {
+        return (((m_pausedMask | m_creditStalledMask) >> priority) & 1u) == 0;
+    }
+
+    /** \return the priorities that cannot send now (PFC pause or credit stall) */
+    uint8_t
+    GetBlockedMask() const
+    {
+        return m_pausedMask | m_creditStalledMask;
+    }
+
+    /** \return true if the port uses link-level credit flow control */
+    bool
+    HasCreditFlowControl() const
+    {
+        return m_creditFc;
+    }
+
+    /** \param bytes credits every VC starts with (CreditBytes) */
+    void SetCreditBytes(uint64_t bytes);
+    /** \return CreditBytes */
+    uint64_t GetCreditBytes() const;
+    /**
+     * \param priority a virtual channel, 0..7
+     * \return the credits (bytes of the peer's buffer) this port may still use on it
+     */
+    uint64_t GetCredits(uint8_t priority) const;
+    /**
+     * Give back buffer credits of a frame that arrived on this port: the peer may use
+     * them after this link's propagation delay and the CreditReturnDelay.
+     * \param priority the virtual channel
+     * \param bytes the credits the frame held
+     */
+    void ReturnCredits(uint8_t priority, uint32_t bytes);
+    /** \return the time from a frame arriving here to its owner receiving it (PipelineLatency) */
+    Time GetPipelineLatency() const;
+    /**
+     * \return bytes of a frame that occupy the wire but no buffer: preamble and gap on
+     *         RoCEv2 links, none on a link with its own framing
+     */
+    uint32_t GetPhyOverheadBytes() const;
 
     /** \return the priorities paused by the peer, bit p for priority p */
     uint8_t
@@ -205,6 +288,8 @@ class RocePort : public NetDevice
         Time lastXon[kNumPriorities]{}; //!< when this port last sent a resume, per priority
         uint64_t watchdogTriggers{0};   //!< pause storms broken by the PFC watchdog
         uint64_t pfcIgnored{0};         //!< pause frames ignored while the watchdog restores
+        uint64_t creditStalls{0};       //!< times the wire went idle for lack of credits
+        std::array<Time, kNumPriorities> creditStallTime{}; //!< wire idle for lack of credits
     };
 
     /** \return wire bytes sent so far (PFC included) */
@@ -317,6 +402,12 @@ class RocePort : public NetDevice
     void EndPause(uint8_t priority);
     /** \p priority has been paused for the watchdog timeout: break the storm. */
     void WatchdogFired(uint8_t priority);
+    /** Credits freed at the peer have arrived. */
+    void AddCredits(uint8_t priority, uint32_t bytes);
+    /** Charge \p frame to the credits of its priority (credit flow control). */
+    void ChargeCredits(RoceFrame& frame);
+    /** Size \p frame by this link's framing (or back to RoCEv2's) before it is sent. */
+    void FrameForLink(RoceFrame& frame) const;
 
     RocePortOwner* m_owner{nullptr};
     uint32_t m_ownerIndex{0};
@@ -345,13 +436,26 @@ class RocePort : public NetDevice
     std::array<EventId, kNumPriorities> m_watchdog;    //!< storm check of a pause
     std::array<Time, kNumPriorities> m_ignoreUntil{};  //!< watchdog restoration end
 
+    bool m_creditFc{false};                           //!< credit flow control on
+    uint64_t m_creditBytes{0};                        //!< credits per VC at start
+    uint32_t m_creditFrameBytes{0};                   //!< a VC stalls below this
+    Time m_creditReturnDelay;                         //!< beyond the propagation delay
+    Time m_pipelineLatency;                           //!< receive pipeline latency
+    uint32_t m_packetHeader{0};                       //!< own framing: header; 0 = RoCEv2
+    uint32_t m_packetPayload{256};                    //!< own framing: payload per packet
+    uint32_t m_flitBytes{16};                         //!< own framing: flit size
+    std::array<uint64_t, kNumPriorities> m_credits{}; //!< credits left per VC
+    uint8_t m_creditStalledMask{0};                   //!< bit p: VC p out of credits
+    std::array<Time, kNumPriorities> m_stallStart{};  //!< wire free while VC p is stalled
+
     Counters m_counters;
 
-    TracedCallback<Ptr<const Packet>> m_txTrace;    //!< a frame started on the wire
-    TracedCallback<Ptr<const Packet>> m_lossTrace;  //!< a frame was lost on the wire
-    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace; //!< PFC sent: priority, quanta
-    TracedCallback<uint8_t, Time> m_pauseTrace;     //!< a pause ended: priority, duration
-    TracedCallback<uint8_t> m_watchdogTrace;        //!< the watchdog broke a pause storm
+    TracedCallback<Ptr<const Packet>> m_txTrace;      //!< a frame started on the wire
+    TracedCallback<Ptr<const Packet>> m_lossTrace;    //!< a frame was lost on the wire
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;   //!< PFC sent: priority, quanta
+    TracedCallback<uint8_t, Time> m_pauseTrace;       //!< a pause ended: priority, duration
+    TracedCallback<uint8_t> m_watchdogTrace;          //!< the watchdog broke a pause storm
+    TracedCallback<uint8_t, Time> m_creditStallTrace; //!< wire idle for credits: VC, duration
 };
 
 } // namespace ns3

@@ -55,6 +55,38 @@ static_assert(kDataOverhead == 82, "RoCEv2 per-packet wire overhead is 82 bytes"
 constexpr uint32_t kPfcWireBytes = kMinFrame + kPhyOverhead;
 
 /**
+ * Bytes a frame occupies on a link with its own framing (scale-up links such as
+ * NVLink-class ones): its payload split into packets of at most \p maxPayload bytes,
+ * each with a \p header, each rounded up to whole flits; a frame without payload
+ * (control) is one header. No preamble, gap or Ethernet/IP/UDP headers.
+ * \param payload message payload of the frame
+ * \param header header bytes per packet
+ * \param maxPayload payload bytes per packet, at least 1
+ * \param flit flit bytes, at least 1
+ * \return bytes on the wire
+ */
+constexpr uint32_t
+LinkFramedBytes(uint32_t payload, uint32_t header, uint32_t maxPayload, uint32_t flit)
+{
+    auto flits = [flit](uint32_t bytes)
+    {
+        return (bytes + flit - 1) / flit * flit;
+    };
+    if (payload == 0)
+    {
+        return flits(header);
+    }
+    const uint32_t full = payload / maxPayload;
+    const uint32_t rest = payload % maxPayload;
+    return full * flits(maxPayload + header) + (rest > 0 ? flits(rest + header) : 0);
+}
+
+static_assert(LinkFramedBytes(256, 16, 256, 16) == 272, "one full scale-up packet");
+static_assert(LinkFramedBytes(4096, 16, 256, 16) == 16 * 272, "a RoCE MTU in 16 packets");
+static_assert(LinkFramedBytes(1, 16, 256, 16) == 32, "a short packet takes whole flits");
+static_assert(LinkFramedBytes(0, 16, 256, 16) == 16, "a control frame is one header");
+
+/**
  * How packets are sized on the wire, process-wide.
  *
  * RoceV2 is the real layout above. HpccPeer reproduces the HPCC ns-3 simulator's

@@ -288,7 +288,12 @@ RdmaNic::GetNextPortTo(Ptr<RdmaNic> peer) const
 }
 
 Ptr<RdmaQueuePair>
-RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops)
+RdmaNic::Connect(Ptr<RdmaNic> peer,
+                 uint8_t priority,
+                 Time baseRtt,
+                 uint32_t hops,
+                 bool congestionControl,
+                 uint32_t mtu)
 {
     NS_ABORT_MSG_IF(priority >= kNumPriorities, "priority " << unsigned(priority));
     auto qp = CreateObject<RdmaQueuePair>();
@@ -299,7 +304,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     qp->m_port = GetNextPortTo(peer);
     qp->m_lineRateBps = m_ports[qp->m_port].port->GetRateBps();
     qp->m_rateBps = qp->m_lineRateBps;
-    qp->m_mtu = m_mtu;
+    qp->m_mtu = mtu > 0 ? mtu : m_mtu;
     qp->m_baseRtt = baseRtt;
     qp->m_hops = hops;
 
@@ -309,7 +314,8 @@ RdmaNic::Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hop
     rx.priority = priority;
     peer->m_rxQps.push_back(rx);
 
-    ObjectFactory factory(m_ccTypeId.GetName());
+    ObjectFactory factory(congestionControl ? m_ccTypeId.GetName()
+                                            : CcNone::GetTypeId().GetName());
     qp->m_nic = this;
     qp->m_cc = factory.Create<RdmaCongestionOps>();
     qp->m_cc->Init(PeekPointer(qp));
@@ -349,22 +355,24 @@ bool
 RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
 {
     PortState& ps = m_ports[port.GetOwnerIndex()];
-    // Control frames first, in order, except that a paused class does not hold back the
-    // others (an ACK paused with its data's class, a CNP in its own class).
+    // Control frames first, in order, except that a class that cannot send (paused or out
+    // of credits) does not hold back the others (an ACK with its data's class, a CNP in
+    // its own class).
     for (auto it = ps.control.begin(); it != ps.control.end(); ++it)
     {
-        if (!port.IsPaused(it->priority))
+        if (port.CanSend(it->priority))
         {
             frame = std::move(*it);
             ps.control.erase(it);
             return true;
         }
     }
-    if (!ps.transit.empty() && !port.IsPaused(ps.transit.front().priority))
+    if (!ps.transit.empty() && port.CanSend(ps.transit.front().priority))
     {
         ps.transitPayload -= ps.transit.front().payload;
         frame = std::move(ps.transit.front());
         ps.transit.pop_front();
+        frame.ReturnCredits();
         return true;
     }
     const Time now = Simulator::Now();
@@ -387,7 +395,7 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
         }
         ++ps.next;
         ++checked;
-        if (port.IsPaused(qp->m_priority))
+        if (!port.CanSend(qp->m_priority))
         {
             continue;
         }
@@ -445,7 +453,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
                             [&qp](const RdmaMessage& m) { return m.end > qp.m_sndNxt; });
     NS_ABORT_MSG_IF(msg == qp.m_messages.end(), "no message holds byte " << qp.m_sndNxt);
     const uint64_t left = msg->end - qp.m_sndNxt;
-    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, left));
+    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(qp.m_mtu, left));
 
     RoceFrame frame;
     frame.header = MakeRoceHeader();
@@ -518,18 +526,23 @@ RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     case RoceHeader::DATA:
         if (m_rxRate.GetBitRate() > 0)
         {
-            QueueReceivedData(port.GetOwnerIndex(), h, wireBytes);
+            QueueReceivedData(
+                port.GetOwnerIndex(), h, wireBytes, frame.creditPort ? frame.creditBytes : 0);
+            frame.creditPort = nullptr; // returned when the receive pipeline frees it
         }
         else
         {
+            frame.ReturnCredits();
             ReceiveData(h);
         }
         break;
     case RoceHeader::ACK:
     case RoceHeader::NACK:
+        frame.ReturnCredits();
         ReceiveAck(h);
         break;
     case RoceHeader::CNP:
+        frame.ReturnCredits();
         ++m_counters.cnpsRx;
         if (h.dstQp < m_qps.size())
         {
@@ -540,7 +553,10 @@ RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
 }
 
 void
-RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireBytes)
+RdmaNic::QueueReceivedData(uint32_t port,
+                           const RoceHeader& h,
+                           uint32_t wireBytes,
+                           uint32_t creditBytes)
 {
     PortState& ps = m_ports[port];
     const Time now = Simulator::Now();
@@ -548,7 +564,8 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
     ps.rxBusyUntil = start + m_rxRate.CalculateBytesTxTime(wireBytes);
     ps.rxBacklogBytes += wireBytes;
     ps.rxBacklogPayload += h.payload;
-    Simulator::Schedule(ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes);
+    Simulator::Schedule(
+        ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes, creditBytes);
     if (m_pfcEnabled && ((ps.lossless >> h.priority) & 1u) && ps.rxBacklogBytes >= m_pfcXoffBytes)
     {
         ps.port->SetPfcXoff(h.priority, true);
@@ -556,9 +573,10 @@ RdmaNic::QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireByte
 }
 
 void
-RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes)
+RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes, uint32_t creditBytes)
 {
     PortState& ps = m_ports[port];
+    ps.port->ReturnCredits(h.priority, creditBytes); // none unless it came by credits
     ps.rxBacklogBytes -= wireBytes;
     ps.rxBacklogPayload -= h.payload;
     if (ps.port->IsXoff(h.priority) && ps.rxBacklogBytes <= m_pfcXonBytes)

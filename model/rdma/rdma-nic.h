@@ -91,9 +91,17 @@ class RdmaNic
      * \param priority traffic class of its packets (0..7)
      * \param baseRtt unloaded round-trip time (congestion control uses it)
      * \param hops switch hops to the peer
+     * \param congestionControl false: the queue pair runs without congestion control
+     *        (CcNone, line rate), as on a path inside a scale-up domain
+     * \param mtu payload per packet; 0 takes the NIC's Mtu
      * \return the queue pair
      */
-    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> peer, uint8_t priority, Time baseRtt, uint32_t hops);
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> peer,
+                               uint8_t priority,
+                               Time baseRtt,
+                               uint32_t hops,
+                               bool congestionControl = true,
+                               uint32_t mtu = 0);
 
     /**
      * \param peer the NIC of a destination node
@@ -211,10 +219,16 @@ class RdmaNic
     void Activate(RdmaQueuePair* qp);
     /** Build the next data packet of \p qp. */
     RoceFrame BuildDataFrame(RdmaQueuePair& qp);
-    /** Queue a data packet behind the receive pipeline (finite RxProcessingRate). */
-    void QueueReceivedData(uint32_t port, const RoceHeader& h, uint32_t wireBytes);
+    /**
+     * Queue a data packet behind the receive pipeline (finite RxProcessingRate); the
+     * \p creditBytes it holds of a credit link go back once it is processed.
+     */
+    void QueueReceivedData(uint32_t port,
+                           const RoceHeader& h,
+                           uint32_t wireBytes,
+                           uint32_t creditBytes);
     /** The receive pipeline has processed a data packet. */
-    void ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes);
+    void ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes, uint32_t creditBytes);
     /** Handle a data packet for this node. */
     void ReceiveData(const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */

@@ -73,7 +73,7 @@ EgressQueues::Dequeue(const RocePort& port, QueuedFrame& out)
         return false;
     }
     // Bit masks instead of a scan of the eight queues: this runs once per frame sent.
-    const uint8_t ready = m_nonEmpty & static_cast<uint8_t>(~port.GetPausedMask());
+    const uint8_t ready = m_nonEmpty & static_cast<uint8_t>(~port.GetBlockedMask());
     const uint8_t strict = ready & m_strictMask;
     if (strict != 0)
     {

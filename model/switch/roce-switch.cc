@@ -191,7 +191,10 @@ RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
     std::vector<SharedBufferMmu::PortConfig> ports;
     for (uint32_t i = 0; i < m_ports.size(); ++i)
     {
-        ports.push_back({m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i]});
+        const uint64_t credits =
+            m_ports[i]->HasCreditFlowControl() ? m_ports[i]->GetCreditBytes() : 0;
+        ports.push_back(
+            {m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i], credits});
     }
     m_mmu->Configure(ports, maxFrameBytes);
     m_bufferConfigured = true;
@@ -260,9 +263,10 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
             : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
 
     const uint32_t in = port.GetOwnerIndex();
-    const uint32_t bufferBytes = wireBytes - wire::PhyOverheadBytes();
+    const uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
     if (m_mmu->Admit(in, h.priority, bufferBytes) == SharedBufferMmu::DROP)
     {
+        frame.ReturnCredits();
         ++m_counters.drops;
         m_counters.droppedPayload += h.payload;
         if (!m_dropTrace.IsEmpty())
@@ -302,6 +306,7 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     const uint8_t prio = q.frame.priority;
     m_mmu->Release(q.inPort, prio, q.bufferBytes);
+    q.frame.ReturnCredits();
     RocePort& upstream = *m_ports[q.inPort];
     if (upstream.IsXoff(prio) && m_mmu->ShouldResume(q.inPort, prio))
     {

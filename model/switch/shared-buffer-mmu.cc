@@ -81,9 +81,17 @@ SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFra
     m_headroom.assign(n, 0);
     m_lossless.assign(n, 0);
     m_reserve.assign(n, 0);
+    m_credit.assign(n, 0);
     uint64_t carved = 0;
     for (size_t p = 0; p < n; ++p)
     {
+        if (ports[p].creditBytes > 0)
+        {
+            // Credits bound what the peer may send: its buffer, and no PFC.
+            m_credit[p] = ports[p].creditBytes;
+            carved += m_credit[p] * kNumPriorities;
+            continue;
+        }
         if (m_pfcEnabled)
         {
             m_lossless[p] = ports[p].pfcPriorities.value_or(m_losslessMask);
@@ -110,7 +118,7 @@ SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFra
     if (carved >= m_bufferBytes)
     {
         throw InputError("switch buffer of " + std::to_string(m_bufferBytes) +
-                         " B does not hold its reserved and PFC headroom bytes (" +
+                         " B does not hold its reserved, PFC headroom and credit bytes (" +
                          std::to_string(carved) + " B)");
     }
     m_carved = carved;
@@ -145,6 +153,16 @@ SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 {
     Ingress& in = m_in[port][priority];
+    if (m_credit[port] > 0)
+    {
+        NS_ABORT_MSG_IF(in.credit + bytes > m_credit[port],
+                        "port " << port << " priority " << unsigned(priority)
+                                << ": more bytes than its credits grant");
+        in.credit += bytes;
+        m_used += bytes;
+        m_peak = std::max(m_peak, m_used);
+        return ADMITTED;
+    }
     if (in.reserved + bytes <= m_reserve[port])
     {
         in.reserved += bytes;
@@ -173,6 +191,13 @@ void
 SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
 {
     Ingress& in = m_in[port][priority];
+    if (m_credit[port] > 0)
+    {
+        NS_ABORT_MSG_IF(bytes > in.credit, "credit accounting underflow on port " << port);
+        in.credit -= bytes;
+        m_used -= bytes;
+        return;
+    }
     uint64_t left = bytes;
     const uint64_t fromHeadroom = std::min(left, in.headroom);
     in.headroom -= fromHeadroom;

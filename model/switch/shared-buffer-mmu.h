@@ -30,6 +30,9 @@ namespace ns3
  * priority) also has PFC headroom, sized so that the bytes in flight after a pause is
  * sent still fit: the cable's round trip at line rate, one maximum frame already on
  * the wire at each end, and the peer's response time; lossy priorities have none.
+ * An ingress port with link-level credit flow control has no PFC: each of its
+ * priorities owns the buffer its credits grant, carved out of the total, and is never
+ * dropped, since the sender cannot exceed its credits.
  * An ingress queue asks for XOFF once it reaches the threshold or spills into headroom
  * and for XON when it is back below the threshold by a resume offset with its
  * headroom empty. A packet is dropped only when headroom is exhausted, or for a lossy
@@ -52,6 +55,7 @@ class SharedBufferMmu : public Object
         uint64_t rateBps{0};                  //!< line rate, bit/s
         Time delay;                           //!< cable delay
         std::optional<uint8_t> pfcPriorities; //!< lossless priorities; unset: the attribute's
+        uint64_t creditBytes{0}; //!< credit flow control: buffer granted per priority; 0 = none
     };
 
     /**
@@ -136,6 +140,7 @@ class SharedBufferMmu : public Object
         uint64_t reserved{0}; //!< bytes charged to the reserved allotment
         uint64_t shared{0};   //!< bytes charged to the shared pool
         uint64_t headroom{0}; //!< bytes charged to PFC headroom
+        uint64_t credit{0};   //!< bytes charged to the credit buffer (credit ports)
     };
 
     /** \return the current dynamic threshold of the shared pool */
@@ -156,9 +161,10 @@ class SharedBufferMmu : public Object
     uint64_t m_used{0};
     uint64_t m_peak{0};
     uint64_t m_drops{0};
-    std::vector<uint64_t> m_headroom;                      //!< per port
-    std::vector<uint8_t> m_lossless;                       //!< per port: lossless mask
-    std::vector<uint64_t> m_reserve;                       //!< per port: allotment per queue
+    std::vector<uint64_t> m_headroom; //!< per port
+    std::vector<uint8_t> m_lossless;  //!< per port: lossless mask
+    std::vector<uint64_t> m_reserve;  //!< per port: allotment per queue
+    std::vector<uint64_t> m_credit;   //!< per port: credit buffer per priority; 0 = none
     std::vector<std::array<Ingress, kNumPriorities>> m_in; //!< per port and priority
 };
 
