@@ -6,9 +6,11 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/npu-relay.h"
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-rx-queue-pair.h"
+#include "ns3/relay-arbiter.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-port.h"
 #include "ns3/traced-callback.h"
@@ -32,11 +34,15 @@ namespace ns3
  * sequence gap and drops out-of-order data (go-back-N); a retransmission timeout
  * recovers tail losses. A message completes on the receiver when its last byte
  * arrives in order, on the sender when its last byte is acknowledged. Frames for
- * other nodes are forwarded, so NPUs can be transit hops of ring and torus fabrics.
+ * other nodes go through the NIC's NpuRelay (bounded buffer, backpressure upstream,
+ * ECN and INT at egress), so NPUs can be transit hops of ring and torus fabrics; a
+ * port serves relayed control frames with its own, then shares its data bytes
+ * between its queue pairs and relayed data by the relay's weights (RelayArbiter).
  */
 class RdmaNic
     : public Object
     , public RocePortOwner
+    , public RelayUpstream
 {
   public:
     /**
@@ -131,6 +137,14 @@ class RdmaNic
 
     /** \return the counters */
     const Counters& GetCounters() const;
+    /** \return the relay that carries this NPU's transit traffic */
+    Ptr<NpuRelay> GetRelay() const;
+    /**
+     * Let the NPU forward: size the relay's buffer once every port is added. Throws
+     * InputError if the relay buffer does not hold its reserved and headroom bytes.
+     * \param maxFrameBytes largest frame the relay holds
+     */
+    void ConfigureRelay(uint32_t maxFrameBytes);
     /** \return message payload held inside the NIC: forwarded or not yet processed */
     uint64_t GetPayloadHeld() const;
     /**
@@ -166,6 +180,10 @@ class RdmaNic
     void ReceiveFrame(RocePort& port, RoceFrame&& frame) override;
     bool HasPending(const RocePort& port) const override;
 
+    // RelayUpstream: PFC toward the upstream of a relay ingress queue
+    void Hold(uint32_t inPort, uint8_t priority, bool hold) override;
+    void Freed(uint32_t inPort, uint8_t priority, uint32_t bytes) override;
+
   protected:
     /** Cancel the ports' pacing wake-ups, drop the ports and dispose of every queue pair. */
     void DoDispose() override;
@@ -176,15 +194,16 @@ class RdmaNic
     {
         Ptr<RocePort> port;
         std::deque<RoceFrame> control;   //!< ACK, NACK, CNP
-        std::deque<RoceFrame> transit;   //!< frames forwarded for other nodes
         std::vector<RdmaQueuePair*> qps; //!< QPs with data to send
         size_t next{0};                  //!< round-robin position in qps
         EventId wakeup;                  //!< pacing: earliest eligible QP
         uint64_t rxBacklogBytes{0};      //!< data received, not yet processed
         uint64_t rxBacklogPayload{0};    //!< its message payload
-        uint64_t transitPayload{0};      //!< message payload waiting in transit
         Time rxBusyUntil;                //!< the receive pipeline is busy until then
         uint8_t lossless{0xFF};          //!< priorities this port may pause (its link's)
+        uint8_t rxHold{0};               //!< priorities the receive backlog holds paused
+        uint8_t relayHold{0};            //!< priorities the relay buffer holds paused
+        RelayArbiter arbiter;            //!< own queue pairs vs relayed data
     };
 
     /** \return the port index toward \p dst for a flow with hash \p hash */
@@ -205,8 +224,12 @@ class RdmaNic
     RoceHeader MakeReply(RoceHeader::Type type, const RoceHeader& data) const;
     /** Queue a control packet toward \p dst. */
     void SendControl(RoceHeader& h, uint32_t hash);
-    /** Forward a frame addressed to another node. */
-    void Forward(RoceFrame&& frame);
+    /** Relay a frame addressed to another node, received on port \p inPort. */
+    void Forward(uint32_t inPort, RoceFrame&& frame);
+    /** Build the next data packet of a listed queue pair of \p ps, or arm its wake-up. */
+    bool DequeueLocalData(PortState& ps, RocePort& port, RoceFrame& frame);
+    /** Pause or resume \p priority at the peer of \p port as either hold asks. */
+    void UpdateXoff(PortState& ps, uint8_t priority);
     /** Acknowledge bytes below \p seq on \p qp; complete messages. */
     void AdvanceUna(RdmaQueuePair& qp, uint64_t seq);
     /** Arm or push back the retransmission timer of \p qp. */
@@ -222,6 +245,7 @@ class RdmaNic
     std::vector<Ptr<RdmaQueuePair>> m_qps;
     std::vector<RdmaRxQueuePair> m_rxQps;
     Counters m_counters;
+    Ptr<NpuRelay> m_relay;
 
     // Attributes
     uint32_t m_mtu;
