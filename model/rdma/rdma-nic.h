@@ -51,6 +51,7 @@ class RdmaNic
      */
     static TypeId GetTypeId();
 
+    /** Create a NIC with no ports and its relay, which it holds back upstream for. */
     RdmaNic();
     ~RdmaNic() override;
 
@@ -228,7 +229,7 @@ class RdmaNic
     void Forward(uint32_t inPort, RoceFrame&& frame);
     /** Build the next data packet of a listed queue pair of \p ps, or arm its wake-up. */
     bool DequeueLocalData(PortState& ps, RocePort& port, RoceFrame& frame);
-    /** Pause or resume \p priority at the peer of \p port as either hold asks. */
+    /** Pause or resume \p priority at the peer of \p ps's port as either hold asks. */
     void UpdateXoff(PortState& ps, uint8_t priority);
     /** Acknowledge bytes below \p seq on \p qp; complete messages. */
     void AdvanceUna(RdmaQueuePair& qp, uint64_t seq);
