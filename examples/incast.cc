@@ -166,7 +166,7 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
                 "bytes delivered / expected",
                 static_cast<unsigned long long>(r.bytesDelivered),
                 static_cast<unsigned long long>(r.bytesExpected));
-    std::printf("%-28s %llu\n", "switch drops", static_cast<unsigned long long>(r.drops));
+    std::printf("%-28s %llu\n", "buffer drops", static_cast<unsigned long long>(r.drops));
     std::printf(
         "%-28s %llu\n", "frames lost on wire", static_cast<unsigned long long>(r.lostFrames));
     std::printf(
@@ -187,6 +187,21 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
                 "peak switch buffer (B)",
                 static_cast<unsigned long long>(r.maxBufferBytes),
                 static_cast<unsigned long long>(r.bufferBytes));
+    if (r.effective.relays.npus > 0)
+    {
+        std::printf("%-28s %llu drops, %llu ECN marks, %llu holds\n",
+                    "NPU relays",
+                    static_cast<unsigned long long>(r.relayDrops),
+                    static_cast<unsigned long long>(r.relayEcnMarks),
+                    static_cast<unsigned long long>(r.relayHolds));
+        std::printf("%-28s %llu\n",
+                    "  peak relay queue (B)",
+                    static_cast<unsigned long long>(r.relayPeakQueueBytes));
+        std::printf("%-28s %llu of %llu\n",
+                    "  peak relay buffer (B)",
+                    static_cast<unsigned long long>(r.relayPeakUsedBytes),
+                    static_cast<unsigned long long>(r.relayBufferBytes));
+    }
     std::printf("%-28s %.3f\n", "last completion (us)", r.lastCompletion.GetSeconds() * 1e6);
     std::printf("%-28s %llu\n", "events", static_cast<unsigned long long>(r.events));
     std::printf("%-28s %.3f\n", "wall time (s)", r.wallSeconds);
@@ -237,6 +252,12 @@ ToJson(const IncastConfig& config, const IncastResult& r)
                               {"mean_queue_bytes", r.meanQueueBytes},
                               {"buffer_bytes", r.bufferBytes},
                               {"max_buffer_bytes", r.maxBufferBytes},
+                              {"relay_drops", r.relayDrops},
+                              {"relay_ecn_marks", r.relayEcnMarks},
+                              {"relay_holds", r.relayHolds},
+                              {"relay_peak_queue_bytes", r.relayPeakQueueBytes},
+                              {"relay_peak_buffer_bytes", r.relayPeakUsedBytes},
+                              {"relay_buffer_bytes", r.relayBufferBytes},
                               {"completion_time_ns", r.lastCompletion.GetNanoSeconds()},
                               {"events", r.events},
                               {"wall_seconds", r.wallSeconds},

@@ -203,6 +203,24 @@ ApplyEcnMap(RoceNetwork& net, const EcnThresholdMap& map, bool overrideLinks)
             sw->SetEcnThresholds(port, thresholds);
         }
     }
+    for (uint32_t node : net.GetHosts())
+    {
+        Ptr<NpuRelay> relay = net.GetNic(node)->GetRelay();
+        if (!relay->IsConfigured())
+        {
+            continue;
+        }
+        for (uint32_t port = 0; port < net.GetNic(node)->GetNPorts(); ++port)
+        {
+            if (!overrideLinks && net.HasLinkEcn(node, port))
+            {
+                continue;
+            }
+            const EcnMapEntry entry = map.Lookup(net.GetNic(node)->GetPort(port)->GetRateBps());
+            relay->SetEcnThresholds(port,
+                                    EcnThresholds{entry.kminBytes, entry.kmaxBytes, entry.pmax});
+        }
+    }
 }
 
 CcInstallation

@@ -8,6 +8,7 @@
 #include "ns3/type-id.h"
 #include "ns3/units.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -17,6 +18,61 @@ namespace ns3
 
 namespace
 {
+
+/** ECN classes, counted by (rate, kmin, kmax, pmax, from the fabric). */
+using EcnCount = std::map<std::tuple<uint64_t, uint64_t, uint64_t, double, bool>, uint32_t>;
+
+/** Count port \p port of \p node, marking with \p t, in \p ecn. */
+void
+CountEcn(
+    const RoceNetwork& net, uint32_t node, uint32_t port, const EcnThresholds& t, EcnCount& ecn)
+{
+    // The link's thresholds hold unless an explicit map replaced them.
+    const Fabric& f = net.GetFabric();
+    const auto& own = f.GetLink(f.GetPort(node, port).link).settings.ecn;
+    const bool fromLink = own && own->kminBytes == t.kminBytes && own->kmaxBytes == t.kmaxBytes &&
+                          own->pmax == t.pmax;
+    ++ecn[{net.GetPorts(node)[port]->GetRateBps(), t.kminBytes, t.kmaxBytes, t.pmax, fromLink}];
+}
+
+/** \return the classes of \p ecn in order */
+std::vector<EcnClass>
+EcnClasses(const EcnCount& ecn)
+{
+    std::vector<EcnClass> classes;
+    for (const auto& [key, ports] : ecn)
+    {
+        const auto& [rate, kmin, kmax, pmax, fromLink] = key;
+        classes.push_back({rate, EcnThresholds{kmin, kmax, pmax}, fromLink, ports});
+    }
+    return classes;
+}
+
+/** The relays of \p net into \p s. */
+void
+CollectRelays(const RoceNetwork& net, RelaySettings& s)
+{
+    EcnCount ecn;
+    for (uint32_t node : net.GetHosts())
+    {
+        Ptr<NpuRelay> relay = net.GetNic(node)->GetRelay();
+        if (!relay->IsConfigured())
+        {
+            continue;
+        }
+        ++s.npus;
+        s.bufferBytes = std::max(s.bufferBytes, relay->GetMmu()->GetBufferBytes());
+        s.ecnMarking = s.ecnMarking || relay->IsEcnEnabled();
+        s.localWeight = relay->GetLocalWeight();
+        s.transitWeight = relay->GetTransitWeight();
+        for (uint32_t port = 0; port < net.GetNic(node)->GetNPorts(); ++port)
+        {
+            s.lossless |= relay->GetMmu()->GetLosslessPriorities(port);
+            CountEcn(net, node, port, relay->GetEcnThresholds(port), ecn);
+        }
+    }
+    s.ecn = EcnClasses(ecn);
+}
 
 /** \return "3" or "0,3", or "none" */
 std::string
@@ -91,7 +147,7 @@ CollectEffectiveSettings(const RoceNetwork& net)
 {
     EffectiveSettings s;
     std::map<uint8_t, uint32_t> lossless;
-    std::map<std::tuple<uint64_t, uint64_t, uint64_t, double, bool>, uint32_t> ecn;
+    EcnCount ecn;
     const uint32_t nodes = net.GetFabric().GetNodeCount();
     for (uint32_t node = 0; node < nodes; ++node)
     {
@@ -107,13 +163,7 @@ CollectEffectiveSettings(const RoceNetwork& net)
             BooleanValue marking;
             sw->GetAttribute("EcnEnabled", marking);
             s.ecnMarking = s.ecnMarking || marking.Get();
-            const EcnThresholds& t = sw->GetEcnThresholds(port);
-            // The link's thresholds hold unless an explicit map replaced them.
-            const Fabric& f = net.GetFabric();
-            const auto& own = f.GetLink(f.GetPort(node, port).link).settings.ecn;
-            const bool fromLink = own && own->kminBytes == t.kminBytes &&
-                                  own->kmaxBytes == t.kmaxBytes && own->pmax == t.pmax;
-            ++ecn[{sw->GetPort(port)->GetRateBps(), t.kminBytes, t.kmaxBytes, t.pmax, fromLink}];
+            CountEcn(net, node, port, sw->GetEcnThresholds(port), ecn);
         }
     }
     for (const auto& [mask, ports] : lossless)
@@ -121,13 +171,64 @@ CollectEffectiveSettings(const RoceNetwork& net)
         s.lossless.push_back({mask, ports});
     }
     CollectFlowControl(net, s);
-    for (const auto& [key, ports] : ecn)
-    {
-        const auto& [rate, kmin, kmax, pmax, fromLink] = key;
-        s.ecn.push_back({rate, EcnThresholds{kmin, kmax, pmax}, fromLink, ports});
-    }
+    s.ecn = EcnClasses(ecn);
+    CollectRelays(net, s.relays);
     return s;
 }
+
+namespace
+{
+
+/** Append the ECN classes \p ecn, or " off". */
+void
+FormatEcn(std::ostringstream& out, bool marking, const std::vector<EcnClass>& ecn)
+{
+    if (!marking)
+    {
+        out << " off";
+    }
+    for (size_t i = 0; marking && i < ecn.size(); ++i)
+    {
+        const EcnClass& c = ecn[i];
+        out << (i ? ";" : "") << " " << FormatRate(c.rateBps) << " " << c.ecn.kminBytes << "/"
+            << c.ecn.kmaxBytes << " B, pmax " << c.ecn.pmax << " ("
+            << (c.fromLink ? "fabric" : "ECN map") << ", " << c.ports << " ports)";
+    }
+}
+
+/** \return the ECN classes \p ecn as JSON */
+nlohmann::json
+EcnJson(const std::vector<EcnClass>& classes)
+{
+    nlohmann::json ecn = nlohmann::json::array();
+    for (const auto& c : classes)
+    {
+        ecn.push_back({{"rate_bps", c.rateBps},
+                       {"kmin_bytes", c.ecn.kminBytes},
+                       {"kmax_bytes", c.ecn.kmaxBytes},
+                       {"pmax", c.ecn.pmax},
+                       {"source", c.fromLink ? "fabric" : "ecn_map"},
+                       {"ports", c.ports}});
+    }
+    return ecn;
+}
+
+/** \return the priorities of \p mask as a JSON array */
+nlohmann::json
+PriorityJson(uint8_t mask)
+{
+    nlohmann::json priorities = nlohmann::json::array();
+    for (uint8_t p = 0; p < kNumPriorities; ++p)
+    {
+        if ((mask >> p) & 1u)
+        {
+            priorities.push_back(p);
+        }
+    }
+    return priorities;
+}
+
+} // namespace
 
 std::string
 FormatEffectiveSettings(const EffectiveSettings& s)
@@ -140,16 +241,15 @@ FormatEffectiveSettings(const EffectiveSettings& s)
             << s.lossless[i].ports << " ports)";
     }
     out << "\nECN at switch ports:";
-    if (!s.ecnMarking)
+    FormatEcn(out, s.ecnMarking, s.ecn);
+    const RelaySettings& r = s.relays;
+    if (r.npus > 0)
     {
-        out << " off";
-    }
-    for (size_t i = 0; s.ecnMarking && i < s.ecn.size(); ++i)
-    {
-        const EcnClass& c = s.ecn[i];
-        out << (i ? ";" : "") << " " << FormatRate(c.rateBps) << " " << c.ecn.kminBytes << "/"
-            << c.ecn.kmaxBytes << " B, pmax " << c.ecn.pmax << " ("
-            << (c.fromLink ? "fabric" : "ECN map") << ", " << c.ports << " ports)";
+        out << "\nNPU relays: " << r.npus << " NPUs, buffer " << r.bufferBytes
+            << " B each, upstream "
+            << (r.lossless ? "PFC on priorities " + PriorityList(r.lossless) : "none (lossy)")
+            << ", own:transit data " << r.localWeight << ":" << r.transitWeight << ", ECN:";
+        FormatEcn(out, r.ecnMarking, r.ecn);
     }
     out << "\nflow control:";
     for (size_t i = 0; i < s.flowControl.size(); ++i)
@@ -190,25 +290,7 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
     nlohmann::json lossless = nlohmann::json::array();
     for (const auto& g : s.lossless)
     {
-        nlohmann::json priorities = nlohmann::json::array();
-        for (uint8_t p = 0; p < kNumPriorities; ++p)
-        {
-            if ((g.priorities >> p) & 1u)
-            {
-                priorities.push_back(p);
-            }
-        }
-        lossless.push_back({{"priorities", priorities}, {"ports", g.ports}});
-    }
-    nlohmann::json ecn = nlohmann::json::array();
-    for (const auto& c : s.ecn)
-    {
-        ecn.push_back({{"rate_bps", c.rateBps},
-                       {"kmin_bytes", c.ecn.kminBytes},
-                       {"kmax_bytes", c.ecn.kmaxBytes},
-                       {"pmax", c.ecn.pmax},
-                       {"source", c.fromLink ? "fabric" : "ecn_map"},
-                       {"ports", c.ports}});
+        lossless.push_back({{"priorities", PriorityJson(g.priorities)}, {"ports", g.ports}});
     }
     nlohmann::json flow = nlohmann::json::array();
     for (const auto& d : s.flowControl)
@@ -232,11 +314,20 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
     {
         cc.push_back({{"port_class", c.portClass}, {"scheme", c.scheme}, {"ports", c.ports}});
     }
+    const RelaySettings& r = s.relays;
+    nlohmann::json relays = {{"npus", r.npus},
+                             {"buffer_bytes", r.bufferBytes},
+                             {"pfc_priorities", PriorityJson(r.lossless)},
+                             {"ecn_marking", r.ecnMarking},
+                             {"ecn", EcnJson(r.ecn)},
+                             {"local_weight", r.localWeight},
+                             {"transit_weight", r.transitWeight}};
     return {{"lossless_priorities", lossless},
             {"ecn_marking", s.ecnMarking},
-            {"ecn", ecn},
+            {"ecn", EcnJson(s.ecn)},
             {"flow_control", flow},
-            {"congestion_control", cc}};
+            {"congestion_control", cc},
+            {"npu_relays", relays}};
 }
 
 } // namespace ns3

@@ -66,6 +66,21 @@ struct CcPortClass
 
 /**
  * \ingroup mlfabric-helper
+ * The relays of NPUs that forward (NpuRelay), as installed.
+ */
+struct RelaySettings
+{
+    uint32_t npus{0};          //!< NPUs whose relay is configured (they may forward)
+    uint64_t bufferBytes{0};   //!< largest relay buffer
+    uint8_t lossless{0};       //!< priorities some relay ingress port holds back by PFC
+    bool ecnMarking{false};    //!< relays mark at all (NpuRelay::EcnEnabled)
+    std::vector<EcnClass> ecn; //!< relay egress ports by rate, then thresholds
+    uint32_t localWeight{1};   //!< the NPUs' own data's share of a port (NpuRelay::LocalWeight)
+    uint32_t transitWeight{1}; //!< relayed data's share (NpuRelay::TransitWeight)
+};
+
+/**
+ * \ingroup mlfabric-helper
  * What a packet-level run really uses for PFC and ECN, read back from the installed
  * ports (so it shows the fabric file's settings, the defaults and the ECN map as they
  * combined).
@@ -77,6 +92,7 @@ struct EffectiveSettings
     std::vector<EcnClass> ecn;           //!< by rate, then thresholds
     std::vector<DimensionFlowControl> flowControl; //!< per dimension, in order
     std::vector<CcPortClass> congestionControl;    //!< per NIC port class
+    RelaySettings relays;                          //!< NPU relays (none on switch-only paths)
 };
 
 /**
@@ -90,7 +106,8 @@ EffectiveSettings CollectEffectiveSettings(const RoceNetwork& net);
  * \ingroup mlfabric-helper
  * \param s effective settings
  * \return four lines: "lossless priorities: 3 (34 ports)", the ECN classes, the flow
- *         control per dimension and the congestion control per NIC port class
+ *         control per dimension and the congestion control per NIC port class, and a
+ *         fifth for NPU relays when there are any
  */
 std::string FormatEffectiveSettings(const EffectiveSettings& s);
 
@@ -102,7 +119,9 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  *         "flow_control": [{"dimension", "kind" ("credit", "pfc" or "none"), "links", and
  *         for credits "vc_buffer_bytes", "credit_latency_ps", "switch_latency_ps",
  *         "payload_bytes", "header_bytes", "flit_bytes"}],
- *         "congestion_control": [{"port_class", "scheme", "ports"}]}
+ *         "congestion_control": [{"port_class", "scheme", "ports"}],
+ *         "npu_relays": {"npus", "buffer_bytes", "pfc_priorities", "ecn_marking", "ecn",
+ *         "local_weight", "transit_weight"}}
  */
 nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
 

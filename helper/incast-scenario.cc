@@ -184,7 +184,24 @@ RunIncast(const IncastConfig& config)
     for (uint32_t host : net.GetHosts())
     {
         result.cnps += net.GetNic(host)->GetCounters().cnpsTx;
+        Ptr<NpuRelay> relay = net.GetNic(host)->GetRelay();
+        if (!relay->IsConfigured())
+        {
+            continue;
+        }
+        const NpuRelay::Counters& c = relay->GetCounters();
+        result.relayDrops += c.drops;
+        result.relayEcnMarks += c.ecnMarks;
+        result.relayHolds += c.holds;
+        result.relayPeakQueueBytes = std::max(result.relayPeakQueueBytes, c.peakQueueBytes);
+        if (relay->GetMmu()->GetPeakUsedBytes() >= result.relayPeakUsedBytes)
+        {
+            result.relayBufferBytes = relay->GetMmu()->GetBufferBytes();
+            result.relayPeakUsedBytes = relay->GetMmu()->GetPeakUsedBytes();
+        }
     }
+    result.drops += result.relayDrops;
+    result.ecnMarks += result.relayEcnMarks;
     for (uint32_t sw : net.GetSwitches())
     {
         Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);

@@ -68,32 +68,38 @@ struct IncastPort
  */
 struct IncastResult
 {
-    std::vector<IncastFlow> flows; //!< one per sender
-    std::vector<IncastPort> ports; //!< ports with PFC activity
-    uint64_t bytesExpected{0};     //!< senders x message size
-    uint64_t bytesDelivered{0};    //!< in-order payload bytes at the receiver
-    uint64_t drops{0};             //!< switch buffer drops
-    uint64_t lostFrames{0};        //!< frames lost on the wire
-    uint64_t pfcPauseFrames{0};    //!< pause frames sent, all ports
-    uint64_t timeouts{0};          //!< retransmission timeouts, all senders
-    uint64_t nacks{0};             //!< NACKs sent by the receiver
-    uint64_t ecnMarks{0};          //!< CE marks by the switch
-    uint64_t cnps{0};              //!< CNPs sent, all NICs
-    Time pausedTime;               //!< time transmitters were paused by PFC, all ports
-    std::string scheme;            //!< congestion control the queue pairs ran (GetName)
-    std::string ecnMap;            //!< the ECN map of the congestion control, text form
-    EffectiveSettings effective;   //!< lossless priorities and ECN thresholds as installed
-    uint64_t rateChanges{0};       //!< pacing-rate changes of the congestion control
-    uint64_t windowChanges{0};     //!< window changes of the congestion control
-    std::string bottleneck;        //!< egress port with the longest mean queue
-    uint64_t peakQueueBytes{0};    //!< its longest queue
-    double meanQueueBytes{0};      //!< its time-weighted mean queue up to lastCompletion
-    uint64_t bufferBytes{0};       //!< switch buffer size
-    uint64_t maxBufferBytes{0};    //!< peak switch buffer use
-    Time lastCompletion;           //!< completion of the last message
-    uint64_t events{0};            //!< simulator events executed
-    double wallSeconds{0};         //!< wall-clock time of the run
-    InvariantReport invariants;    //!< with an invariant period: what the checks found
+    std::vector<IncastFlow> flows;   //!< one per sender
+    std::vector<IncastPort> ports;   //!< ports with PFC activity
+    uint64_t bytesExpected{0};       //!< senders x message size
+    uint64_t bytesDelivered{0};      //!< in-order payload bytes at the receiver
+    uint64_t drops{0};               //!< buffer drops, switches and NPU relays
+    uint64_t lostFrames{0};          //!< frames lost on the wire
+    uint64_t pfcPauseFrames{0};      //!< pause frames sent, all ports
+    uint64_t timeouts{0};            //!< retransmission timeouts, all senders
+    uint64_t nacks{0};               //!< NACKs sent by the receiver
+    uint64_t ecnMarks{0};            //!< CE marks, switches and NPU relays
+    uint64_t cnps{0};                //!< CNPs sent, all NICs
+    Time pausedTime;                 //!< time transmitters were paused by PFC, all ports
+    std::string scheme;              //!< congestion control the queue pairs ran (GetName)
+    std::string ecnMap;              //!< the ECN map of the congestion control, text form
+    EffectiveSettings effective;     //!< lossless priorities and ECN thresholds as installed
+    uint64_t rateChanges{0};         //!< pacing-rate changes of the congestion control
+    uint64_t windowChanges{0};       //!< window changes of the congestion control
+    std::string bottleneck;          //!< egress port with the longest mean queue
+    uint64_t peakQueueBytes{0};      //!< its longest queue
+    double meanQueueBytes{0};        //!< its time-weighted mean queue up to lastCompletion
+    uint64_t bufferBytes{0};         //!< switch buffer size
+    uint64_t maxBufferBytes{0};      //!< peak switch buffer use
+    uint64_t relayDrops{0};          //!< drops at NPU relays (counted in drops too)
+    uint64_t relayEcnMarks{0};       //!< CE marks at NPU relays (counted in ecnMarks too)
+    uint64_t relayHolds{0};          //!< times a relay ingress queue held its upstream
+    uint64_t relayPeakQueueBytes{0}; //!< longest relay egress queue, any NPU
+    uint64_t relayBufferBytes{0};    //!< the relay buffer of the NPU with the peak use
+    uint64_t relayPeakUsedBytes{0};  //!< peak relay buffer use, any NPU
+    Time lastCompletion;             //!< completion of the last message
+    uint64_t events{0};              //!< simulator events executed
+    double wallSeconds{0};           //!< wall-clock time of the run
+    InvariantReport invariants;      //!< with an invariant period: what the checks found
 };
 
 /**

@@ -57,6 +57,11 @@ InvariantChecker::CheckConservation(std::vector<std::string>& out) const
     }
     uint64_t dropped = 0;
     uint64_t queued = 0;
+    for (uint32_t host : m_net.GetHosts())
+    {
+        // A relay's queued payload is in GetPayloadHeld().
+        dropped += m_net.GetNic(host)->GetRelay()->GetCounters().droppedPayload;
+    }
     for (uint32_t sw : m_net.GetSwitches())
     {
         dropped += m_net.GetSwitch(sw)->GetCounters().droppedPayload;
@@ -91,6 +96,24 @@ InvariantChecker::CheckConservation(std::vector<std::string>& out) const
 void
 InvariantChecker::CheckBuffers(std::vector<std::string>& out) const
 {
+    for (uint32_t host : m_net.GetHosts())
+    {
+        Ptr<NpuRelay> relay = m_net.GetNic(host)->GetRelay();
+        Ptr<SharedBufferMmu> mmu = relay->GetMmu();
+        if (!relay->IsConfigured())
+        {
+            continue;
+        }
+        if (mmu->GetPeakUsedBytes() > mmu->GetBufferBytes() ||
+            mmu->GetUsedBytes() != relay->GetQueuedBufferBytes())
+        {
+            out.push_back("NPU " + std::to_string(host) + " relay holds " +
+                          std::to_string(mmu->GetUsedBytes()) + " B (peak " +
+                          std::to_string(mmu->GetPeakUsedBytes()) + " B) in a buffer of " +
+                          std::to_string(mmu->GetBufferBytes()) + " B, queues " +
+                          std::to_string(relay->GetQueuedBufferBytes()) + " B");
+        }
+    }
     for (uint32_t sw : m_net.GetSwitches())
     {
         Ptr<RoceSwitch> s = m_net.GetSwitch(sw);

@@ -19,11 +19,11 @@ namespace ns3
  * Checks that a packet-level run keeps its books, while it runs and at its end.
  *
  * - Conservation: every payload byte a NIC sent was delivered, discarded as a duplicate
- *   or out of order, dropped by a switch or lost on a cable, or is still in flight (on a
- *   cable, in a switch queue, or held by a NIC that forwards or processes it). Each term
- *   is counted where it happens, so a leak anywhere breaks the sum.
- * - Buffers: a switch never holds more than its buffer, and its buffer accounting equals
- *   the bytes its egress queues hold.
+ *   or out of order, dropped by a switch or an NPU relay or lost on a cable, or is still
+ *   in flight (on a cable, in a switch queue, or held by a NIC that relays or processes
+ *   it). Each term is counted where it happens, so a leak anywhere breaks the sum.
+ * - Buffers: a switch or NPU relay never holds more than its buffer, and its buffer
+ *   accounting equals the bytes its egress queues hold.
  * - PFC: a port paused by its peer has a peer that holds it paused, or that released it
  *   within the time a resume frame takes to arrive.
  * - At the end of a run that has finished: every message posted has been received

@@ -56,6 +56,10 @@ CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
         s.cnps += c.cnpsTx;
         s.timeouts += c.timeouts;
         s.retransmittedBytes += c.retransmittedBytes;
+        const auto& relay = net.GetNic(host)->GetRelay()->GetCounters();
+        s.ecnMarks += relay.ecnMarks;
+        s.drops += relay.drops;
+        s.peakQueueBytes = std::max(s.peakQueueBytes, relay.peakQueueBytes);
     }
     for (uint32_t sw : net.GetSwitches())
     {

@@ -25,14 +25,14 @@ struct NetworkStats
     EffectiveSettings effective;    //!< lossless priorities and ECN thresholds as installed
     uint64_t pfcPauseFrames{0};     //!< pause frames sent, switches and NICs
     Time pfcPausedTime;             //!< time transmitters spent paused, summed over ports
-    uint64_t ecnMarks{0};           //!< packets marked CE by switches
+    uint64_t ecnMarks{0};           //!< packets marked CE by switches and NPU relays
     uint64_t cnps{0};               //!< congestion notification packets sent
-    uint64_t drops{0};              //!< packets refused by switch buffers
+    uint64_t drops{0};              //!< packets refused by switch and relay buffers
     uint64_t lostFrames{0};         //!< frames lost on cables
     uint64_t timeouts{0};           //!< retransmission timeouts
     uint64_t retransmittedBytes{0}; //!< payload sent more than once
     uint64_t watchdogTriggers{0};   //!< pause storms broken by PFC watchdogs
-    uint64_t peakQueueBytes{0};     //!< longest egress queue seen, any switch port
+    uint64_t peakQueueBytes{0};     //!< longest egress queue seen, any switch or relay port
     double meanQueueBytes{0};       //!< time-weighted mean of the busiest egress queue
     uint64_t peakBufferBytes{0};    //!< fullest switch buffer seen
 

@@ -178,6 +178,11 @@ RoceNetwork::AddLink(uint32_t l)
         {
             port = m_nics[self]->AddPort(ends[i]);
             m_nics[self]->SetPfcPriorities(port, su ? 0 : NicLosslessPriorities(s));
+            if (s.ecn)
+            {
+                m_nics[self]->GetRelay()->SetEcnThresholds(
+                    port, EcnThresholds{s.ecn->kminBytes, s.ecn->kmaxBytes, s.ecn->pmax});
+            }
         }
         else
         {
@@ -243,6 +248,15 @@ RoceNetwork::Finalize()
     {
         m_switchObjects[s]->ConfigureBuffer(maxFrame);
         stream += m_switchObjects[s]->AssignStreams(stream);
+    }
+    // An NPU that may forward and has two ports or more relays: its relay gets a buffer.
+    for (uint32_t h : m_hosts)
+    {
+        if (m_fabric->GetNode(h).forwards && m_nics[h]->GetNPorts() > 1)
+        {
+            m_nics[h]->ConfigureRelay(maxFrame);
+            stream += m_nics[h]->GetRelay()->AssignStreams(stream);
+        }
     }
     for (uint32_t n = 0; n < m_fabric->GetNodeCount(); ++n)
     {

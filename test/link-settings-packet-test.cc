@@ -11,6 +11,7 @@
 #include "ns3/effective-settings.h"
 #include "ns3/fabric-loader.h"
 #include "ns3/incast-scenario.h"
+#include "ns3/roce-header.h"
 #include "ns3/roce-network.h"
 #include "ns3/shortest-path-routing.h"
 #include "ns3/simulator.h"
@@ -18,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -212,4 +215,54 @@ TEST_F(LinkSettingsPacketTest, FileEcnWinsOverTheMapUnlessEcnIsExplicit)
     ASSERT_EQ(explicitMap.effective.ecn.size(), 1u);
     EXPECT_FALSE(explicitMap.effective.ecn[0].fromLink);
     EXPECT_EQ(explicitMap.effective.ecn[0].ports, 5u);
+}
+
+// Acceptance: a link's ECN threshold in the file is the one its switch port marks at.
+// With kmin = kmax = K and pmax 1 a packet is marked exactly when the queue it leaves
+// behind exceeds K, so the shortest queue seen at a mark lies in (K, K + one frame].
+TEST_F(LinkSettingsPacketTest, SwitchMarksAtTheFileThreshold)
+{
+    const uint64_t k = 20000;
+    const LoadedFabric loaded = LoadFabric(StarFile(
+        "ecn-at", 5, "  pfc_priorities: [3]\n", ", ecn: {kmin: 20KB, kmax: 20KB, pmax: 1}"));
+    const Fabric& f = loaded.fabric;
+    RoceNetwork net;
+    net.Install(f, ComputeShortestPathRouting(f), 4096);
+    CcSettings cc;
+    cc.scheme = "dcqcn";
+    InstallCongestionControl(net, cc);
+    Ptr<RoceSwitch> sw = net.GetSwitch(f.FindNode("tor"));
+    const uint32_t toReceiver = f.GetPort(f.GetNpuNode(0), 0).peerPort;
+    EXPECT_EQ(sw->GetEcnThresholds(toReceiver).kminBytes, k);
+    EXPECT_NE(sw->GetEcnThresholds(toReceiver == 0 ? 1 : 0).kminBytes, k); // the map's, elsewhere
+
+    uint64_t marks = 0;
+    uint64_t marksElsewhere = 0;
+    uint64_t shortest = UINT64_MAX;
+    auto onMark = [&](Ptr<const Packet>, uint32_t port)
+    {
+        if (port != toReceiver)
+        {
+            ++marksElsewhere;
+            return;
+        }
+        ++marks;
+        shortest = std::min(shortest, sw->GetQueueBytes(port));
+    };
+    sw->TraceConnectWithoutContext("EcnMark", Callback<void, Ptr<const Packet>, uint32_t>(onMark));
+    for (uint32_t r = 1; r < 5; ++r)
+    {
+        Ptr<RdmaQueuePair> qp = net.Connect(f.GetNpuNode(r), f.GetNpuNode(0), 3);
+        net.GetNic(f.GetNpuNode(r))->PostSend(qp, 1 << 20, r);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+
+    RoceHeader full;
+    full.payload = 4096;
+    EXPECT_GT(marks, 0u);
+    EXPECT_EQ(marksElsewhere, 0u);
+    EXPECT_GT(shortest, k);
+    EXPECT_LE(shortest, k + full.GetWireBytes());
+    EXPECT_EQ(net.GetNic(f.GetNpuNode(0))->GetCounters().deliveredBytes, 4u << 20);
 }

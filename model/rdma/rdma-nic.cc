@@ -158,7 +158,11 @@ RdmaNic::GetTypeId()
     return tid;
 }
 
-RdmaNic::RdmaNic() = default;
+RdmaNic::RdmaNic()
+    : m_relay(CreateObject<NpuRelay>())
+{
+    m_relay->SetUpstream(this);
+}
 
 RdmaNic::~RdmaNic() = default;
 
@@ -175,6 +179,8 @@ RdmaNic::DoDispose()
         qp->Dispose();
     }
     m_qps.clear();
+    m_relay->Dispose();
+    m_relay = nullptr;
     Object::DoDispose();
 }
 
@@ -182,6 +188,7 @@ void
 RdmaNic::SetNodeId(uint32_t nodeId)
 {
     m_nodeId = nodeId;
+    m_relay->SetNodeId(nodeId);
 }
 
 uint32_t
@@ -197,6 +204,7 @@ RdmaNic::AddPort(Ptr<RocePort> port)
     m_ports.emplace_back();
     m_ports.back().port = port;
     port->SetOwner(this, index);
+    m_relay->AddPort(port);
     return index;
 }
 
@@ -210,6 +218,7 @@ void
 RdmaNic::SetPfcPriorities(uint32_t port, uint8_t priorities)
 {
     m_ports.at(port).lossless = priorities;
+    m_relay->SetPfcPriorities(port, priorities);
 }
 
 uint8_t
@@ -262,13 +271,29 @@ RdmaNic::GetCounters() const
     return m_counters;
 }
 
+Ptr<NpuRelay>
+RdmaNic::GetRelay() const
+{
+    return m_relay;
+}
+
+void
+RdmaNic::ConfigureRelay(uint32_t maxFrameBytes)
+{
+    m_relay->Configure(maxFrameBytes);
+    for (auto& ps : m_ports)
+    {
+        ps.arbiter.SetWeights(m_relay->GetLocalWeight(), m_relay->GetTransitWeight());
+    }
+}
+
 uint64_t
 RdmaNic::GetPayloadHeld() const
 {
-    uint64_t held = 0;
+    uint64_t held = m_relay->GetQueuedPayload();
     for (const auto& ps : m_ports)
     {
-        held += ps.transitPayload + ps.rxBacklogPayload;
+        held += ps.rxBacklogPayload;
     }
     return held;
 }
@@ -314,8 +339,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     rx.priority = priority;
     peer->m_rxQps.push_back(rx);
 
-    ObjectFactory factory(congestionControl ? m_ccTypeId.GetName()
-                                            : CcNone::GetTypeId().GetName());
+    ObjectFactory factory(congestionControl ? m_ccTypeId.GetName() : CcNone::GetTypeId().GetName());
     qp->m_nic = this;
     qp->m_cc = factory.Create<RdmaCongestionOps>();
     qp->m_cc->Init(PeekPointer(qp));
@@ -367,14 +391,33 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
             return true;
         }
     }
-    if (!ps.transit.empty() && port.CanSend(ps.transit.front().priority))
+    // Relayed control frames are strict at the relay: never behind data, paused or not.
+    if (m_relay->HasControlReady(port))
     {
-        ps.transitPayload -= ps.transit.front().payload;
-        frame = std::move(ps.transit.front());
-        ps.transit.pop_front();
-        frame.ReturnCredits();
+        return m_relay->Dequeue(port, frame);
+    }
+    const bool transitReady = m_relay->HasDataReady(port);
+    if (transitReady && ps.arbiter.Next() == RelayArbiter::TRANSIT && m_relay->Dequeue(port, frame))
+    {
+        ps.arbiter.Served(RelayArbiter::TRANSIT, frame.wireBytes, !ps.qps.empty());
         return true;
     }
+    if (DequeueLocalData(ps, port, frame))
+    {
+        ps.arbiter.Served(RelayArbiter::LOCAL, frame.wireBytes, transitReady);
+        return true;
+    }
+    if (transitReady && m_relay->Dequeue(port, frame))
+    {
+        ps.arbiter.Served(RelayArbiter::TRANSIT, frame.wireBytes, false);
+        return true;
+    }
+    return false;
+}
+
+bool
+RdmaNic::DequeueLocalData(PortState& ps, RocePort& port, RoceFrame& frame)
+{
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
     size_t checked = 0;
@@ -441,8 +484,40 @@ bool
 RdmaNic::HasPending(const RocePort& port) const
 {
     // Listed QPs may be paced or window-bound: DequeueFrame then arms the wake-up.
-    const PortState& ps = m_ports[port.GetOwnerIndex()];
-    return !ps.control.empty() || !ps.transit.empty() || !ps.qps.empty();
+    const uint32_t index = port.GetOwnerIndex();
+    const PortState& ps = m_ports[index];
+    return !ps.control.empty() || !ps.qps.empty() || m_relay->HasQueued(index);
+}
+
+void
+RdmaNic::Hold(uint32_t inPort, uint8_t priority, bool hold)
+{
+    PortState& ps = m_ports[inPort];
+    if (ps.port->HasCreditFlowControl())
+    {
+        // A credit link holds its sender back by the credits the relay has not yet
+        // returned (NpuRelay::Dequeue); it carries no PFC frames.
+        return;
+    }
+    const auto bit = static_cast<uint8_t>(1u << priority);
+    ps.relayHold = static_cast<uint8_t>(hold ? (ps.relayHold | bit) : (ps.relayHold & ~bit));
+    UpdateXoff(ps, priority);
+}
+
+void
+RdmaNic::Freed(uint32_t, uint8_t, uint32_t)
+{
+    // PFC links resume by XON (Hold); nothing is owed per byte.
+}
+
+void
+RdmaNic::UpdateXoff(PortState& ps, uint8_t priority)
+{
+    const bool want = (((ps.rxHold | ps.relayHold) >> priority) & 1u) != 0;
+    if (want != ps.port->IsXoff(priority))
+    {
+        ps.port->SetPfcXoff(priority, want);
+    }
 }
 
 RoceFrame
@@ -518,7 +593,7 @@ RdmaNic::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     const uint32_t wireBytes = frame.wireBytes;
     if (h.dst != m_nodeId)
     {
-        Forward(std::move(frame));
+        Forward(port.GetOwnerIndex(), std::move(frame));
         return;
     }
     switch (h.type)
@@ -568,7 +643,8 @@ RdmaNic::QueueReceivedData(uint32_t port,
         ps.rxBusyUntil - now, &RdmaNic::ProcessedData, this, port, h, wireBytes, creditBytes);
     if (m_pfcEnabled && ((ps.lossless >> h.priority) & 1u) && ps.rxBacklogBytes >= m_pfcXoffBytes)
     {
-        ps.port->SetPfcXoff(h.priority, true);
+        ps.rxHold |= static_cast<uint8_t>(1u << h.priority);
+        UpdateXoff(ps, h.priority);
     }
 }
 
@@ -579,25 +655,25 @@ RdmaNic::ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes, uint32_t
     ps.port->ReturnCredits(h.priority, creditBytes); // none unless it came by credits
     ps.rxBacklogBytes -= wireBytes;
     ps.rxBacklogPayload -= h.payload;
-    if (ps.port->IsXoff(h.priority) && ps.rxBacklogBytes <= m_pfcXonBytes)
+    if (((ps.rxHold >> h.priority) & 1u) && ps.rxBacklogBytes <= m_pfcXonBytes)
     {
-        ps.port->SetPfcXoff(h.priority, false);
+        ps.rxHold &= static_cast<uint8_t>(~(1u << h.priority));
+        UpdateXoff(ps, h.priority);
     }
     ReceiveData(h);
 }
 
 void
-RdmaNic::Forward(RoceFrame&& frame)
+RdmaNic::Forward(uint32_t inPort, RoceFrame&& frame)
 {
     const RoceHeader& h = *frame.header;
     const uint32_t out = SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId));
-    PortState& ps = m_ports[out];
-    frame.priority = h.priority;
     frame.payload = h.payload;
-    ps.transitPayload += h.payload;
-    ps.transit.push_back(std::move(frame));
-    ++m_counters.forwardedFrames;
-    ps.port->NotifyWork();
+    if (m_relay->Enqueue(inPort, out, std::move(frame)))
+    {
+        ++m_counters.forwardedFrames;
+        m_ports[out].port->NotifyWork();
+    }
 }
 
 void

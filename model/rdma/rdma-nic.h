@@ -6,9 +6,11 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/npu-relay.h"
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-rx-queue-pair.h"
+#include "ns3/relay-arbiter.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-port.h"
 #include "ns3/traced-callback.h"
@@ -33,13 +35,18 @@ namespace ns3
  * acknowledges every AckInterval packets and every message's last packet, NACKs a
  * sequence gap and drops out-of-order data (go-back-N); the transport timer of
  * InfiniBand (AckTimeout, RetryCount) recovers tail losses, and a queue pair that
- * exhausts its retries enters the error state and ends the run. A message completes on the receiver
- * when its last byte arrives in order, on the sender when its last byte is acknowledged. Frames for
- * other nodes are forwarded, so NPUs can be transit hops of ring and torus fabrics.
+ * exhausts its retries enters the error state and ends the run. A message completes on
+ * the receiver when its last byte arrives in order, on the sender when its last byte is
+ * acknowledged. Frames for other nodes go through the NIC's NpuRelay (bounded buffer,
+ * backpressure upstream by PFC or link credits, ECN and INT at egress), so NPUs can be
+ * transit hops of ring and torus fabrics; a port serves relayed control frames with its
+ * own, then shares its data bytes between its queue pairs and relayed data by the
+ * relay's weights (RelayArbiter).
  */
 class RdmaNic
     : public Object
     , public RocePortOwner
+    , public RelayUpstream
 {
   public:
     /**
@@ -48,6 +55,7 @@ class RdmaNic
      */
     static TypeId GetTypeId();
 
+    /** Create a NIC with no ports and its relay, which it holds back upstream for. */
     RdmaNic();
     ~RdmaNic() override;
 
@@ -143,6 +151,14 @@ class RdmaNic
 
     /** \return the counters */
     const Counters& GetCounters() const;
+    /** \return the relay that carries this NPU's transit traffic */
+    Ptr<NpuRelay> GetRelay() const;
+    /**
+     * Let the NPU forward: size the relay's buffer once every port is added. Throws
+     * InputError if the relay buffer does not hold its reserved and headroom bytes.
+     * \param maxFrameBytes largest frame the relay holds
+     */
+    void ConfigureRelay(uint32_t maxFrameBytes);
     /** \return message payload held inside the NIC: forwarded or not yet processed */
     uint64_t GetPayloadHeld() const;
     /**
@@ -184,6 +200,10 @@ class RdmaNic
     void ReceiveFrame(RocePort& port, RoceFrame&& frame) override;
     bool HasPending(const RocePort& port) const override;
 
+    // RelayUpstream: PFC toward the upstream of a relay ingress queue
+    void Hold(uint32_t inPort, uint8_t priority, bool hold) override;
+    void Freed(uint32_t inPort, uint8_t priority, uint32_t bytes) override;
+
   protected:
     friend class RdmaQueuePair;
 
@@ -202,15 +222,16 @@ class RdmaNic
     {
         Ptr<RocePort> port;
         std::deque<RoceFrame> control;   //!< ACK, NACK, CNP
-        std::deque<RoceFrame> transit;   //!< frames forwarded for other nodes
         std::vector<RdmaQueuePair*> qps; //!< QPs with data to send
         size_t next{0};                  //!< round-robin position in qps
         EventId wakeup;                  //!< pacing: earliest eligible QP
         uint64_t rxBacklogBytes{0};      //!< data received, not yet processed
         uint64_t rxBacklogPayload{0};    //!< its message payload
-        uint64_t transitPayload{0};      //!< message payload waiting in transit
         Time rxBusyUntil;                //!< the receive pipeline is busy until then
         uint8_t lossless{0xFF};          //!< priorities this port may pause (its link's)
+        uint8_t rxHold{0};               //!< priorities the receive backlog holds paused
+        uint8_t relayHold{0};            //!< priorities the relay buffer holds paused
+        RelayArbiter arbiter;            //!< own queue pairs vs relayed data
     };
 
     /** \return the port index toward \p dst for a flow with hash \p hash */
@@ -237,8 +258,12 @@ class RdmaNic
     RoceHeader MakeReply(RoceHeader::Type type, const RoceHeader& data) const;
     /** Queue a control packet toward \p dst. */
     void SendControl(RoceHeader& h, uint32_t hash);
-    /** Forward a frame addressed to another node. */
-    void Forward(RoceFrame&& frame);
+    /** Relay a frame addressed to another node, received on port \p inPort. */
+    void Forward(uint32_t inPort, RoceFrame&& frame);
+    /** Build the next data packet of a listed queue pair of \p ps, or arm its wake-up. */
+    bool DequeueLocalData(PortState& ps, RocePort& port, RoceFrame& frame);
+    /** Pause or resume \p priority at the peer of \p ps's port as either hold asks. */
+    void UpdateXoff(PortState& ps, uint8_t priority);
     /** Acknowledge bytes below \p seq on \p qp; complete messages. */
     void AdvanceUna(RdmaQueuePair& qp, uint64_t seq);
     /** Arm or push back the retransmission timer of \p qp. */
@@ -258,6 +283,7 @@ class RdmaNic
     std::vector<Ptr<RdmaQueuePair>> m_qps;
     std::vector<RdmaRxQueuePair> m_rxQps;
     Counters m_counters;
+    Ptr<NpuRelay> m_relay;
 
     // Attributes
     uint32_t m_mtu;

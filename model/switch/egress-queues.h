@@ -73,6 +73,12 @@ class EgressQueues
     uint64_t GetBufferBytes() const;
     /** \return message payload queued */
     uint64_t GetPayload() const;
+    /** \return the priorities with a frame queued, bit p for priority p */
+    uint8_t
+    GetNonEmptyMask() const
+    {
+        return m_nonEmpty;
+    }
 
   private:
     /** Pop the head of \p priority into \p out. */

@@ -22,21 +22,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceSwitch");
 NS_OBJECT_ENSURE_REGISTERED(RoceSwitch);
 
-double
-EcnThresholds::Probability(uint64_t queueBytes) const
-{
-    if (queueBytes <= kminBytes)
-    {
-        return 0;
-    }
-    if (queueBytes >= kmaxBytes)
-    {
-        return 1;
-    }
-    return pmax * static_cast<double>(queueBytes - kminBytes) /
-           static_cast<double>(kmaxBytes - kminBytes);
-}
-
 TypeId
 RoceSwitch::GetTypeId()
 {
@@ -314,17 +299,21 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     m_queueTrace(out, m_egress[out].GetTotalBytes());
 
-    if (q.isData)
+    const DepartureEdit edit = EditDepartingFrame(q,
+                                                  port,
+                                                  m_ecnEnabled ? &m_ecn[out] : nullptr,
+                                                  *m_rng,
+                                                  m_egress[out].GetBytes(prio),
+                                                  m_egress[out].GetTotalBytes());
+    if (edit.marked)
     {
-        const bool ect = (q.flags & RoceHeader::ECT) && !(q.flags & RoceHeader::CE);
-        const bool mark = m_ecnEnabled && ect &&
-                          m_rng->GetValue() < m_ecn[out].Probability(m_egress[out].GetBytes(prio));
-        const bool stamp = (q.flags & RoceHeader::WANT_INT) != 0;
-        if (mark || stamp)
+        ++m_counters.ecnMarks;
+        if (!m_ecnTrace.IsEmpty())
         {
-            EditDeparting(q, out, mark, stamp);
+            m_ecnTrace(q.frame.ToPacket(), out);
         }
     }
+    m_counters.intStamps += edit.stamped ? 1 : 0;
     ++m_counters.forwarded;
     frame = std::move(q.frame);
     frame.payload = q.payload;
@@ -335,35 +324,6 @@ bool
 RoceSwitch::HasPending(const RocePort& port) const
 {
     return !m_egress[port.GetOwnerIndex()].IsEmpty();
-}
-
-void
-RoceSwitch::EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp)
-{
-    // The frame carries its header decoded: edit it in place.
-    RoceHeader& h = *q.frame.header;
-    if (mark)
-    {
-        h.Set(RoceHeader::CE);
-        ++m_counters.ecnMarks;
-        if (!m_ecnTrace.IsEmpty())
-        {
-            m_ecnTrace(q.frame.ToPacket(), port);
-        }
-    }
-    if (stamp)
-    {
-        IntHop hop;
-        hop.timestamp = Simulator::Now();
-        hop.txBytes = m_ports[port]->GetTxBytes();
-        hop.qlenBytes = m_egress[port].GetTotalBytes();
-        hop.rateBps = m_ports[port]->GetRateBps();
-        if (h.PushHop(hop))
-        {
-            ++m_counters.intStamps;
-        }
-    }
-    q.frame.wireBytes = h.GetWireBytes();
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_ROCE_SWITCH_H
 #define MLFABRIC_ROCE_SWITCH_H
 
+#include "ns3/egress-marking.h"
 #include "ns3/egress-queues.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -18,23 +19,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup mlfabric-switch
- * ECN marking at an egress queue, RED-style on the queue's bytes.
- *
- * Below Kmin nothing is marked, above Kmax everything; in between the probability
- * rises linearly from 0 to Pmax.
- */
-struct EcnThresholds
-{
-    uint64_t kminBytes{100 * 1024}; //!< start of the marking ramp
-    uint64_t kmaxBytes{400 * 1024}; //!< end of the ramp
-    double pmax{0.2};               //!< marking probability at Kmax
-
-    /** \param queueBytes queue length \return the marking probability */
-    double Probability(uint64_t queueBytes) const;
-};
 
 /**
  * \ingroup mlfabric-switch
@@ -147,9 +131,6 @@ class RoceSwitch
     void DoDispose() override;
 
   private:
-    /** Mark ECN and stamp INT on a departing data packet, as it asks. */
-    void EditDeparting(QueuedFrame& q, uint32_t port, bool mark, bool stamp);
-
     uint32_t m_nodeId{0};
     std::vector<Ptr<RocePort>> m_ports;
     std::deque<EgressQueues> m_egress; //!< deque: frames are move-only, ports never relocate

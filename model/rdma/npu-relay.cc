@@ -1,0 +1,352 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "npu-relay.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/input-error.h"
+#include "ns3/log.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-wire.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NpuRelay");
+NS_OBJECT_ENSURE_REGISTERED(NpuRelay);
+
+TypeId
+NpuRelay::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NpuRelay")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddConstructor<NpuRelay>()
+            .AddAttribute("BufferBytes",
+                          "Packet buffer of the relay, shared by its ports as a switch's "
+                          "(the other buffer settings are SharedBufferMmu's)",
+                          UintegerValue(4 * 1024 * 1024),
+                          MakeUintegerAccessor(&NpuRelay::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable transit data packets at egress",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NpuRelay::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Default egress queue bytes where ECN marking starts",
+                          UintegerValue(100 * 1024),
+                          MakeUintegerAccessor(&NpuRelay::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Default egress queue bytes above which every packet is marked",
+                          UintegerValue(400 * 1024),
+                          MakeUintegerAccessor(&NpuRelay::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Default marking probability at Kmax",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&NpuRelay::m_ecnPmax),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("StrictPriorities",
+                          "Bit mask of transit priorities served strictly before the others "
+                          "and before the NPU's own data (control traffic on priority 7)",
+                          UintegerValue(1u << 7),
+                          MakeUintegerAccessor(&NpuRelay::m_strictMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DwrrQuantum",
+                          "Deficit round-robin quantum of the other transit priorities, bytes",
+                          UintegerValue(9216),
+                          MakeUintegerAccessor(&NpuRelay::m_quantum),
+                          MakeUintegerChecker<uint32_t>(2048))
+            .AddAttribute("TransitWeight",
+                          "Share of a port's data bytes given to transit traffic when the "
+                          "NPU's own queue pairs also have data: TransitWeight / "
+                          "(TransitWeight + LocalWeight)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&NpuRelay::m_transitWeight),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("LocalWeight",
+                          "Share of a port's data bytes given to the NPU's own queue pairs "
+                          "when transit traffic also waits",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&NpuRelay::m_localWeight),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddTraceSource("Drop",
+                            "The relay buffer refused a frame: packet, ingress port",
+                            MakeTraceSourceAccessor(&NpuRelay::m_dropTrace),
+                            "ns3::RoceSwitch::PacketPortCallback")
+            .AddTraceSource("EcnMark",
+                            "A transit packet was marked CE: packet, egress port",
+                            MakeTraceSourceAccessor(&NpuRelay::m_ecnTrace),
+                            "ns3::RoceSwitch::PacketPortCallback")
+            .AddTraceSource("QueueLength",
+                            "A transit egress queue changed: port, bytes queued",
+                            MakeTraceSourceAccessor(&NpuRelay::m_queueTrace),
+                            "ns3::RoceSwitch::QueueLengthCallback");
+    return tid;
+}
+
+NpuRelay::NpuRelay()
+    : m_mmu(CreateObject<SharedBufferMmu>())
+    , m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+NpuRelay::~NpuRelay() = default;
+
+void
+NpuRelay::DoDispose()
+{
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_rng = nullptr;
+    m_upstream = nullptr;
+    Object::DoDispose();
+}
+
+void
+NpuRelay::SetNodeId(uint32_t id)
+{
+    m_nodeId = id;
+}
+
+uint32_t
+NpuRelay::AddPort(Ptr<RocePort> port)
+{
+    NS_ABORT_MSG_IF(m_configured, "node " << m_nodeId << ": relay already configured");
+    const auto index = static_cast<uint32_t>(m_ports.size());
+    m_ports.push_back(port);
+    m_egress.emplace_back();
+    m_egress.back().Configure(m_strictMask, m_quantum);
+    m_ecn.push_back(EcnThresholds{m_ecnKmin, m_ecnKmax, m_ecnPmax});
+    m_pfcPriorities.emplace_back();
+    m_held.emplace_back();
+    return index;
+}
+
+void
+NpuRelay::SetUpstream(RelayUpstream* upstream)
+{
+    m_upstream = upstream;
+}
+
+void
+NpuRelay::SetPfcPriorities(uint32_t port, uint8_t priorities)
+{
+    NS_ABORT_MSG_IF(m_configured, "node " << m_nodeId << ": relay already configured");
+    m_pfcPriorities.at(port) = priorities;
+}
+
+void
+NpuRelay::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
+{
+    m_ecn.at(port) = thresholds;
+}
+
+const EcnThresholds&
+NpuRelay::GetEcnThresholds(uint32_t port) const
+{
+    return m_ecn.at(port);
+}
+
+void
+NpuRelay::Configure(uint32_t maxFrameBytes)
+{
+    m_mmu->SetAttribute("BufferBytes", UintegerValue(m_bufferBytes));
+    std::vector<SharedBufferMmu::PortConfig> ports;
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        ports.push_back({m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i]});
+    }
+    try
+    {
+        m_mmu->Configure(ports, maxFrameBytes);
+    }
+    catch (const InputError& e)
+    {
+        throw InputError("node " + std::to_string(m_nodeId) +
+                         ": relay (ns3::NpuRelay::BufferBytes): " + e.what());
+    }
+    m_configured = true;
+}
+
+bool
+NpuRelay::IsConfigured() const
+{
+    return m_configured;
+}
+
+bool
+NpuRelay::Enqueue(uint32_t inPort, uint32_t outPort, RoceFrame&& frame)
+{
+    NS_ABORT_MSG_UNLESS(m_configured,
+                        "node " << m_nodeId << " relays a frame but its relay is not configured");
+    const RoceHeader& h = *frame.header;
+    const uint8_t prio = h.priority;
+    const uint32_t bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
+    if (m_mmu->Admit(inPort, prio, bufferBytes) == SharedBufferMmu::DROP)
+    {
+        ++m_counters.drops;
+        m_counters.droppedPayload += h.payload;
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(frame.ToPacket(), inPort);
+        }
+        frame.ReturnCredits();
+        return false;
+    }
+    if (!m_held[inPort][prio] && m_mmu->ShouldPause(inPort, prio))
+    {
+        m_held[inPort][prio] = true;
+        ++m_counters.holds;
+        m_upstream->Hold(inPort, prio, true);
+    }
+    QueuedFrame q;
+    q.inPort = inPort;
+    q.bufferBytes = bufferBytes;
+    q.flags = h.flags;
+    q.isData = h.type == RoceHeader::DATA;
+    q.payload = h.payload;
+    q.frame = std::move(frame);
+    q.frame.priority = prio;
+    m_egress[outPort].Enqueue(std::move(q));
+    const uint64_t queued = m_egress[outPort].GetTotalBytes();
+    m_counters.peakQueueBytes = std::max(m_counters.peakQueueBytes, queued);
+    m_queueTrace(outPort, queued);
+    return true;
+}
+
+bool
+NpuRelay::HasControlReady(const RocePort& port) const
+{
+    const EgressQueues& e = m_egress[port.GetOwnerIndex()];
+    return (e.GetNonEmptyMask() & m_strictMask & ~port.GetBlockedMask()) != 0;
+}
+
+bool
+NpuRelay::HasDataReady(const RocePort& port) const
+{
+    const EgressQueues& e = m_egress[port.GetOwnerIndex()];
+    return (e.GetNonEmptyMask() & ~m_strictMask & ~port.GetBlockedMask() & 0xffu) != 0;
+}
+
+bool
+NpuRelay::HasQueued(uint32_t port) const
+{
+    return !m_egress[port].IsEmpty();
+}
+
+bool
+NpuRelay::Dequeue(RocePort& port, RoceFrame& frame)
+{
+    const uint32_t out = port.GetOwnerIndex();
+    QueuedFrame q;
+    if (!m_egress[out].Dequeue(port, q))
+    {
+        return false;
+    }
+    const uint8_t prio = q.frame.priority;
+    q.frame.ReturnCredits(); // the frame leaves this node's buffer
+    m_mmu->Release(q.inPort, prio, q.bufferBytes);
+    m_upstream->Freed(q.inPort, prio, q.bufferBytes);
+    if (m_held[q.inPort][prio] && m_mmu->ShouldResume(q.inPort, prio))
+    {
+        m_held[q.inPort][prio] = false;
+        m_upstream->Hold(q.inPort, prio, false);
+    }
+    m_queueTrace(out, m_egress[out].GetTotalBytes());
+    const DepartureEdit edit = EditDepartingFrame(q,
+                                                  port,
+                                                  m_ecnEnabled ? &m_ecn[out] : nullptr,
+                                                  *m_rng,
+                                                  m_egress[out].GetBytes(prio),
+                                                  m_egress[out].GetTotalBytes());
+    if (edit.marked)
+    {
+        ++m_counters.ecnMarks;
+        if (!m_ecnTrace.IsEmpty())
+        {
+            m_ecnTrace(q.frame.ToPacket(), out);
+        }
+    }
+    m_counters.intStamps += edit.stamped ? 1 : 0;
+    ++m_counters.forwarded;
+    frame = std::move(q.frame);
+    frame.payload = q.payload;
+    return true;
+}
+
+Ptr<SharedBufferMmu>
+NpuRelay::GetMmu() const
+{
+    return m_mmu;
+}
+
+uint32_t
+NpuRelay::GetTransitWeight() const
+{
+    return m_transitWeight;
+}
+
+uint32_t
+NpuRelay::GetLocalWeight() const
+{
+    return m_localWeight;
+}
+
+bool
+NpuRelay::IsEcnEnabled() const
+{
+    return m_ecnEnabled;
+}
+
+const NpuRelay::Counters&
+NpuRelay::GetCounters() const
+{
+    return m_counters;
+}
+
+uint64_t
+NpuRelay::GetQueueBytes(uint32_t port) const
+{
+    return m_egress.at(port).GetTotalBytes();
+}
+
+uint64_t
+NpuRelay::GetQueuedPayload() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_egress)
+    {
+        total += q.GetPayload();
+    }
+    return total;
+}
+
+uint64_t
+NpuRelay::GetQueuedBufferBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_egress)
+    {
+        total += q.GetBufferBytes();
+    }
+    return total;
+}
+
+int64_t
+NpuRelay::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3
