@@ -25,7 +25,7 @@ endforeach()
 # The experiment tool (Python, Debian's interpreter and matplotlib).
 add_test(NAME compare-tool
          COMMAND /usr/bin/python3 -m unittest discover -s ${CMAKE_SOURCE_DIR}/contrib/compare/tests)
-set_tests_properties(compare-tool PROPERTIES TIMEOUT 300 ENVIRONMENT
+set_tests_properties(compare-tool PROPERTIES TIMEOUT 900 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
 
 # The compare tool on a real Slurm started on localhost (Debian's slurm-wlm and munge).

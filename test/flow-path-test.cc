@@ -37,7 +37,10 @@ TEST(FlowPaths, EveryLinkCarriesThePayloadThePacketLevelPutsOnIt)
     for (uint32_t i = 0; i < 64; ++i)
     {
         const uint32_t src = rng() % 32;
-        messages.push_back({src, (src + 1 + rng() % 31) % 32, 4096 * (1 + rng() % 8), 0});
+        messages.push_back({src,
+                            static_cast<uint32_t>((src + 1 + rng() % 31) % 32),
+                            static_cast<uint32_t>(4096 * (1 + rng() % 8)),
+                            0});
     }
 
     // Packet level: the payload each directed link's sending port put on the wire.

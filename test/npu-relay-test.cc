@@ -19,6 +19,7 @@
 #include "ns3/roce-header.h"
 #include "ns3/run-guard.h"
 #include "ns3/simulator.h"
+#include "ns3/integer.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -300,10 +301,12 @@ TEST_F(NpuRelayTest, OwnAndTransitDataShareThePortByWeight)
     }
 }
 
-// ACKs relayed toward an NPU whose data priority is paused pass the paused data at the
-// relay: the reverse message completes while the forward one is held.
+// ACKs in a control class of their own (AckPriority 7), relayed toward an NPU whose data
+// priority is paused, pass the paused data at the relay: the reverse message completes
+// while the forward one is held.
 TEST_F(NpuRelayTest, ControlFramesPassPausedData)
 {
+    Config::SetDefault("ns3::RdmaNic::AckPriority", IntegerValue(7));
     LinkSettings link;
     link.rateBps = kRate;
     link.delayPs = 1'000'000;

@@ -124,10 +124,10 @@ CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) 
     {
         if (algorithms[d].flat)
         {
-            dims.push_back({m_worldSize, 1});
+            dims.push_back({m_worldSize, 1, 0, {}});
             break;
         }
-        dims.push_back({m_physical[d], stride});
+        dims.push_back({m_physical[d], stride, 0, {}});
         stride *= m_physical[d];
     }
     auto topology =
@@ -346,9 +346,10 @@ CollectivePlanner::Plan(const Request& request) const
     }
     else
     {
-        plan->topology = native ? WorldTopology(request.type, request.where)
-                                : std::make_shared<const CollectiveTopology>(
-                                      CollectiveTopology::Grid({{m_worldSize, 1}}, m_worldSize));
+        plan->topology =
+            native ? WorldTopology(request.type, request.where)
+                   : std::make_shared<const CollectiveTopology>(
+                         CollectiveTopology::Grid({{m_worldSize, 1, 0, {}}}, m_worldSize));
         plan->handoffNs = m_config.GetEndpointDelayNs();
     }
     const uint32_t groupSize = plan->topology->GetRankCount();

@@ -29,7 +29,7 @@ CollectiveTopology::MemberRing(std::vector<uint32_t> sortedRanks)
     NS_ABORT_MSG_IF(!std::is_sorted(sortedRanks.begin(), sortedRanks.end()),
                     "member ring ranks must be sorted");
     CollectiveTopology t;
-    t.m_dimensions.push_back(Dimension{static_cast<uint32_t>(sortedRanks.size()), 1});
+    t.m_dimensions.push_back(Dimension{static_cast<uint32_t>(sortedRanks.size()), 1, 0, {}});
     t.m_members = std::move(sortedRanks);
     t.m_rankCount = static_cast<uint32_t>(t.m_members.size());
     t.m_memberRing = true;

@@ -203,6 +203,8 @@ class CompareTest(unittest.TestCase):
     def test_slurm_without_sbatch_is_one_error(self):
         path = self.write("name: s\nworkloads: [w]\nfabrics: [f.yaml]\nschemes: [none]\n")
         saved = os.environ["PATH"]
+        # A PATH with python3 (the stand-in replay's interpreter) and no sbatch.
+        os.symlink("/usr/bin/python3", os.path.join(self.dir, "python3"))
         os.environ["PATH"] = self.dir
         try:
             status, _, err = self.run_main(path, "--executor=slurm", "--binary=" + FAKE,
