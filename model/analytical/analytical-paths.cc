@@ -5,7 +5,6 @@
 
 #include "ns3/analytical-fabric-dimensions.h"
 #include "ns3/flow-hash.h"
-#include "ns3/input-error.h"
 #include "ns3/log.h"
 
 #include <tuple>
@@ -23,18 +22,9 @@ GetEcmpChoiceName(EcmpChoice choice)
 
 AnalyticalPaths::AnalyticalPaths(const Fabric& fabric, const RoutingTable& routes)
     : m_fabric(fabric)
-    , m_routes(routes)
+    , m_walker(fabric, routes)
     , m_choice(EcmpChoice::FlowHash)
 {
-    if (routes.GetNodeCount() != fabric.GetNodeCount() ||
-        routes.GetNpuCount() != fabric.GetNpuCount())
-    {
-        throw InputError("fabric '" + fabric.GetName() + "': routing tables for " +
-                         std::to_string(routes.GetNodeCount()) + " nodes and " +
-                         std::to_string(routes.GetNpuCount()) + " NPUs, but the fabric has " +
-                         std::to_string(fabric.GetNodeCount()) + " nodes and " +
-                         std::to_string(fabric.GetNpuCount()) + " NPUs");
-    }
     if (HasAnalyticalDimensions(fabric))
     {
         m_choice = EcmpChoice::LowestDimension;
@@ -84,39 +74,20 @@ AnalyticalPaths::Walk(uint32_t srcRank, uint32_t dstRank, uint32_t srcQp, uint32
 {
     const uint32_t source = m_fabric.GetNpuNode(srcRank);
     const uint32_t target = m_fabric.GetNpuNode(dstRank);
-    std::vector<uint32_t> path;
-    uint32_t node = source;
-    while (node != target)
-    {
-        const PortSet ports = m_routes.GetEgressPorts(node, dstRank);
-        if (ports.empty() || path.size() >= m_fabric.GetNodeCount())
-        {
-            throw InputError("fabric '" + m_fabric.GetName() + "': the route from NPU " +
-                             std::to_string(srcRank) + " to NPU " + std::to_string(dstRank) +
-                             (ports.empty() ? " ends at node '" : " loops at node '") +
-                             m_fabric.GetNode(node).name + "'");
-        }
-        uint32_t port = ports[0];
-        if (ports.size() > 1)
+    return m_walker.Walk(
+        srcRank,
+        dstRank,
+        [&](uint32_t node, const PortSet& ports)
         {
             if (m_choice == EcmpChoice::LowestDimension)
             {
-                port = ChooseLowestDimension(node, ports);
+                return ChooseLowestDimension(node, ports);
             }
-            else
-            {
-                // The NIC hashes unsalted when it connects the queue pair; switches and
-                // forwarding NPUs salt with their node id.
-                const uint32_t salt = node == source ? 0 : node;
-                port = ports[FlowHash(source, target, srcQp, dstQp, salt) % ports.size()];
-            }
-        }
-        const FabricPort& p = m_fabric.GetPorts(node)[port];
-        const bool fromA = m_fabric.GetLink(p.link).nodeA == node;
-        path.push_back(2 * p.link + (fromA ? 0 : 1));
-        node = p.peer;
-    }
-    return path;
+            // The NIC hashes unsalted when it connects the queue pair; switches and
+            // forwarding NPUs salt with their node id.
+            const uint32_t salt = node == source ? 0 : node;
+            return ports[FlowHash(source, target, srcQp, dstQp, salt) % ports.size()];
+        });
 }
 
 } // namespace ns3

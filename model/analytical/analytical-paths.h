@@ -6,6 +6,7 @@
 
 #include "ns3/fabric.h"
 #include "ns3/mixed-radix.h"
+#include "ns3/route-walker.h"
 #include "ns3/routing-table.h"
 
 #include <cstdint>
@@ -87,7 +88,7 @@ class AnalyticalPaths
     static uint32_t
     LinkOf(uint32_t directed)
     {
-        return directed / 2;
+        return RouteWalker::LinkOf(directed);
     }
 
   private:
@@ -95,7 +96,7 @@ class AnalyticalPaths
     uint32_t ChooseLowestDimension(uint32_t node, const PortSet& ports) const;
 
     const Fabric& m_fabric;              //!< the fabric
-    const RoutingTable& m_routes;        //!< its tables
+    RouteWalker m_walker;                //!< follows its tables
     EcmpChoice m_choice;                 //!< how ties are broken
     std::unique_ptr<MixedRadix> m_radix; //!< NPU coordinates (LowestDimension only)
 };

@@ -5,6 +5,7 @@
 #define MLFABRIC_FLOW_ROUTER_H
 
 #include "ns3/fabric.h"
+#include "ns3/route-walker.h"
 #include "ns3/routing-table.h"
 
 #include <cstdint>
@@ -62,7 +63,7 @@ class FlowRouter
     static uint32_t
     LinkOf(uint32_t directed)
     {
-        return directed / 2;
+        return RouteWalker::LinkOf(directed);
     }
 
   private:
@@ -76,8 +77,8 @@ class FlowRouter
                                uint32_t toQp,
                                uint32_t firstHash) const;
 
-    const Fabric& m_fabric;       //!< the fabric
-    const RoutingTable& m_routes; //!< its tables
+    const Fabric& m_fabric; //!< the fabric
+    RouteWalker m_walker;   //!< follows its tables
 };
 
 } // namespace ns3
