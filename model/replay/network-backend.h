@@ -88,6 +88,20 @@ class NetworkBackend : public Object
     {
         return Simulator::Now();
     }
+
+  protected:
+    /**
+     * What every backend checks before it carries a message: throws InputError for a rank
+     * out of range, and completes at once, on the backend's clock, a message that crosses
+     * nothing (to its own rank, or empty).
+     * \param message the message given to Send
+     * \param sent its sender-side notification
+     * \param arrived its receiver-side notification
+     * \return true if the message is done and there is nothing to carry
+     */
+    bool CompletesWithoutNetwork(const Message& message,
+                                 const MessageCallback& sent,
+                                 const MessageCallback& arrived);
 };
 
 } // namespace ns3
