@@ -235,7 +235,16 @@ CongestionAwareBackend::ReductionSwitch(const std::vector<uint32_t>& members) co
                          (members.size() > 8 ? ",..." : "") +
                          ": no switch is linked to every one of them");
     }
-    return *std::min_element(common.begin(), common.end());
+    if (common.size() == 1 || members.size() < 2)
+    {
+        return common.front();
+    }
+    // Members linked to several switches (a server's scale-up switch and its leaf):
+    // the one their traffic crosses, i.e. the first hop from one member to another.
+    const uint32_t first = m_paths->Walk(members[0], members[1], 0, 0).front();
+    const FabricLink& link = fabric.GetLink(AnalyticalPaths::LinkOf(first));
+    const uint32_t hop = first % 2 == 0 ? link.nodeB : link.nodeA;
+    return std::find(common.begin(), common.end(), hop) != common.end() ? hop : common.front();
 }
 
 uint32_t

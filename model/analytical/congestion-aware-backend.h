@@ -93,7 +93,8 @@ class CongestionAwareBackend : public AnalyticalBackend
              MessageCallback arrived);
     /**
      * \param members the ranks of an in-switch reduction
-     * \return the switch node every member is linked to; throws InputError if none is
+     * \return the switch node every member is linked to, the one their traffic
+     *         crosses if several are; throws InputError if none is
      */
     uint32_t ReductionSwitch(const std::vector<uint32_t>& members) const;
     /**
