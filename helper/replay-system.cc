@@ -76,6 +76,15 @@ DescribeReplaySystem(const SystemConfig& c)
     {
         text << ", groups as one ring over their members (group-decomposition member-ring)";
     }
+    for (const AlgorithmSpec& spec : c.allReduceImplementation)
+    {
+        if (IsInNetwork(spec.algorithm))
+        {
+            text << ", all-reduce reduced in the switch of its dimension (analytical "
+                    "backends only)";
+            break;
+        }
+    }
     if (c.localMemBwGBps > 0)
     {
         text << ", local-mem-bw " << c.localMemBwGBps << " GB/s";

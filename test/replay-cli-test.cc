@@ -274,3 +274,45 @@ TEST(ReplayCli, CheckInvariantsHoldThroughTheBundledWorkload)
     const double simulatedUs = json["simulated_ns"].get<double>() / 1e3;
     EXPECT_NEAR(json["invariants"]["checks"].get<double>(), simulatedUs / 10, 2);
 }
+
+// An nvls all-reduce on the scale-up switch runs on the analytical backends and is said in
+// the header; the packet level, which has no reduction engine, and a dimension without a
+// switch refuse it with exit status 2.
+TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
+{
+    ettest::ScratchDir dir;
+    const std::string prefix = dir.File("ar");
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, 1 << 20, {})});
+    }
+    const std::string root = MLFABRIC_SOURCE_DIR;
+    const std::string args = "--workload=" + prefix + " --fabric=" + root +
+                             "/fabrics/two-dim-4x2.yaml --system=" + root +
+                             "/examples/systems/in-switch.json";
+    const ProgramRun aware = Replay(args + " --backend=analytical-aware");
+    ASSERT_EQ(aware.status, 0) << aware.output;
+    EXPECT_NE(aware.output.find("all-reduce [nvls, ring]"), std::string::npos) << aware.output;
+    EXPECT_NE(aware.output.find("reduced in the switch of its dimension"), std::string::npos)
+        << aware.output;
+
+    const ProgramRun packet = Replay(args);
+    EXPECT_EQ(packet.status, 2) << packet.output;
+    EXPECT_NE(packet.output.find("error: rank "), std::string::npos) << packet.output;
+    EXPECT_NE(packet.output.find("in-network reduction (nvls, inNetwork) is not modelled by "
+                                 "ns3::RdmaNetworkBackend"),
+              std::string::npos)
+        << packet.output;
+
+    const std::string ringSystem = dir.File("ring-nvls.json");
+    WriteText(ringSystem,
+              "{\"all-reduce-implementation\": [\"nvls\"], \"all-gather-implementation\": "
+              "[\"ring\"], \"reduce-scatter-implementation\": [\"ring\"], "
+              "\"all-to-all-implementation\": [\"ring\"]}");
+    const ProgramRun ring =
+        Replay("--workload=" + prefix + " --fabric=" + root +
+               "/fabrics/ring-8.yaml --backend=analytical --system=" + ringSystem);
+    EXPECT_EQ(ring.status, 2) << ring.output;
+    EXPECT_NE(ring.output.find("dimension 0 is a Ring and has no switch"), std::string::npos)
+        << ring.output;
+}

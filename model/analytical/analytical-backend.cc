@@ -10,6 +10,9 @@
 #include "ns3/fabric-routing.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
+
+#include <sstream>
 
 namespace ns3
 {
@@ -36,7 +39,18 @@ AnalyticalBackend::GetTypeId()
                           "1 keeps ASTRA-sim's figures. Read when the fabric is set.",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&AnalyticalBackend::m_goodputFraction),
-                          MakeDoubleChecker<double>(0.0, 1.0));
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("ReductionLatency",
+                          "Latency of a switch's reduction engine (nvls, inNetwork all-reduce)",
+                          TimeValue(NanoSeconds(0)),
+                          MakeTimeAccessor(&AnalyticalBackend::m_reductionLatency),
+                          MakeTimeChecker(NanoSeconds(0)))
+            .AddAttribute("ReductionRate",
+                          "Rate at which a switch's reduction engine adds the members' data "
+                          "(nvls, inNetwork all-reduce); 0 bps: as fast as the links deliver it",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&AnalyticalBackend::m_reductionRate),
+                          MakeDataRateChecker());
     return tid;
 }
 
@@ -51,6 +65,33 @@ AnalyticalBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
     }
     m_fabric = std::make_unique<const Fabric>(fabric);
     m_routes = std::make_unique<const RoutingTable>(routes);
+}
+
+std::string
+AnalyticalBackend::DescribeReductionEngine() const
+{
+    if (m_reductionRate.GetBitRate() == 0 && m_reductionLatency.IsZero())
+    {
+        return "";
+    }
+    std::ostringstream text;
+    text << ", in-switch reduction engine: rate ";
+    if (m_reductionRate.GetBitRate() == 0)
+    {
+        text << "unbounded";
+    }
+    else
+    {
+        text << m_reductionRate.GetBitRate() / 1e9 << " Gb/s";
+    }
+    text << ", latency " << m_reductionLatency.GetNanoSeconds() << " ns";
+    return text.str();
+}
+
+double
+AnalyticalBackend::ReductionBytesPerNs() const
+{
+    return static_cast<double>(m_reductionRate.GetBitRate()) / 8e9;
 }
 
 void

@@ -5,8 +5,10 @@
 #define MLFABRIC_ANALYTICAL_BACKEND_H
 
 #include "ns3/analytical-topology.h"
+#include "ns3/data-rate.h"
 #include "ns3/fabric.h"
 #include "ns3/network-backend.h"
+#include "ns3/nstime.h"
 #include "ns3/routing-table.h"
 
 #include <cstdint>
@@ -97,7 +99,15 @@ class AnalyticalBackend : public NetworkBackend
      */
     double BytesPerNs(const LinkSettings& settings) const;
 
+    /** \return ", reduction engine ..." when its rate or latency is set, else empty */
+    std::string DescribeReductionEngine() const;
+
+    /** \return the reduction engine's rate, bytes per ns; 0: no bound */
+    double ReductionBytesPerNs() const;
+
     bool m_bidirectionalRing{true}; //!< ring links used both ways (attribute)
+    Time m_reductionLatency;        //!< in-switch reduction: engine latency (attribute)
+    DataRate m_reductionRate;       //!< in-switch reduction: engine rate, 0 unbounded (attribute)
     double m_goodputFraction{1.0};  //!< payload share of the line rate (attribute)
 
   private:

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -72,6 +73,7 @@ CongestionAwareBackend::GetDescription() const
     {
         text << ", goodput " << m_goodputFraction;
     }
+    text << DescribeReductionEngine();
     return text.str();
 }
 
@@ -113,15 +115,17 @@ CongestionAwareBackend::Send(const Message& message, MessageCallback sent, Messa
         const QueuePairs qp = QueuePairsOf(message.src, message.dst);
         path = m_paths->Walk(message.src, message.dst, qp.src, qp.dst);
     }
+    std::vector<uint32_t> links;
+    for (uint32_t directed : path)
+    {
+        links.push_back(LinkOf(directed));
+    }
     const uint64_t id = m_nextFlight++;
     Flight& flight = m_flights[id];
     flight.message = message;
     flight.sent = std::move(sent);
     flight.arrived = std::move(arrived);
-    for (uint32_t directed : path)
-    {
-        flight.links.push_back(LinkOf(directed));
-    }
+    flight.links = std::move(links);
     if (flight.links.empty())
     {
         Simulator::ScheduleNow([this, id]() { Advance(id); });
@@ -139,6 +143,11 @@ CongestionAwareBackend::Advance(uint64_t id)
     {
         Flight done = std::move(flight);
         m_flights.erase(it);
+        if (done.toSwitch)
+        {
+            done.arrived(done.message);
+            return;
+        }
         Deliver(done.message, done.sent, done.arrived);
         return;
     }
@@ -173,6 +182,140 @@ CongestionAwareBackend::LinkFree(uint32_t link)
         l.Waiting().pop_front();
         Transmit(link, next);
     }
+}
+
+void
+CongestionAwareBackend::Fly(const Message& message,
+                            std::vector<uint32_t> links,
+                            bool toSwitch,
+                            MessageCallback arrived)
+{
+    const uint64_t id = m_nextFlight++;
+    Flight& flight = m_flights[id];
+    flight.message = message;
+    flight.arrived = std::move(arrived);
+    flight.links = std::move(links);
+    flight.toSwitch = toSwitch;
+    Advance(id);
+}
+
+uint32_t
+CongestionAwareBackend::ReductionSwitch(const std::vector<uint32_t>& members) const
+{
+    const Fabric& fabric = GetFabric();
+    std::vector<uint32_t> common;
+    for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(members.front())))
+    {
+        if (!fabric.IsNpu(port.peer))
+        {
+            common.push_back(port.peer);
+        }
+    }
+    for (uint32_t rank : members)
+    {
+        std::vector<uint32_t> linked;
+        for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(rank)))
+        {
+            if (std::find(common.begin(), common.end(), port.peer) != common.end())
+            {
+                linked.push_back(port.peer);
+            }
+        }
+        common = std::move(linked);
+    }
+    if (common.empty())
+    {
+        std::string list;
+        for (size_t i = 0; i < members.size() && i < 8; ++i)
+        {
+            list += (i ? "," : "") + std::to_string(members[i]);
+        }
+        throw InputError("fabric '" + fabric.GetName() +
+                         "': in-switch reduction (nvls, inNetwork) over ranks " + list +
+                         (members.size() > 8 ? ",..." : "") +
+                         ": no switch is linked to every one of them");
+    }
+    if (common.size() == 1 || members.size() < 2)
+    {
+        return common.front();
+    }
+    // Members linked to several switches (a server's scale-up switch and its leaf):
+    // the one their traffic crosses, i.e. the first hop from one member to another.
+    const uint32_t first = m_paths->Walk(members[0], members[1], 0, 0).front();
+    const FabricLink& link = fabric.GetLink(AnalyticalPaths::LinkOf(first));
+    const uint32_t hop = first % 2 == 0 ? link.nodeB : link.nodeA;
+    return std::find(common.begin(), common.end(), hop) != common.end() ? hop : common.front();
+}
+
+uint32_t
+CongestionAwareBackend::DirectedLink(uint32_t npu, uint32_t other, bool up) const
+{
+    for (const FabricPort& port : GetFabric().GetPorts(npu))
+    {
+        if (port.peer == other)
+        {
+            const bool fromA = GetFabric().GetLink(port.link).nodeA == npu;
+            // 2 x link, + 1 when crossed from nodeB to nodeA (AnalyticalPaths).
+            return 2 * port.link + ((fromA == up) ? 0 : 1);
+        }
+    }
+    NS_ABORT_MSG("node " << npu << " is not linked to node " << other);
+    return 0;
+}
+
+void
+CongestionAwareBackend::ReduceInSwitch(const Contribution& contribution, ContributionCallback done)
+{
+    NS_LOG_FUNCTION(this << contribution.rank << contribution.bytes << contribution.tag);
+    NS_ABORT_MSG_UNLESS(contribution.members, "a contribution without members");
+    for (uint32_t rank : *contribution.members)
+    {
+        CheckRanks({rank, rank, 0, contribution.tag});
+    }
+    const uint32_t sw = ReductionSwitch(*contribution.members);
+    const uint32_t npu = GetFabric().GetNpuNode(contribution.rank);
+    const Message up{contribution.rank, contribution.rank, contribution.bytes, contribution.tag};
+    Fly(up,
+        {LinkOf(DirectedLink(npu, sw, true))},
+        true,
+        [this, sw, contribution, done = std::move(done)](const Message&)
+        {
+            const double now = static_cast<double>(Simulator::Now().GetNanoSeconds());
+            auto complete = m_reductions.Add({contribution, done, now});
+            if (!complete.empty())
+            {
+                FinishReduction(sw, complete);
+            }
+        });
+}
+
+void
+CongestionAwareBackend::FinishReduction(uint32_t switchNode,
+                                        const std::vector<InSwitchRendezvous::Arrival>& arrivals)
+{
+    const auto& first = arrivals.front().contribution;
+    const auto now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    uint64_t& engineFree = m_engineFreeNs[switchNode];
+    uint64_t reduced = std::max(engineFree, now);
+    if (ReductionBytesPerNs() > 0)
+    {
+        reduced += static_cast<uint64_t>(static_cast<double>(first.bytes) / ReductionBytesPerNs());
+    }
+    engineFree = reduced;
+    const uint64_t ready = reduced + static_cast<uint64_t>(m_reductionLatency.GetNanoSeconds());
+    Simulator::Schedule(NanoSeconds(ready - now),
+                        [this, switchNode, arrivals]()
+                        {
+                            for (const auto& a : arrivals)
+                            {
+                                const auto& c = a.contribution;
+                                const uint32_t npu = GetFabric().GetNpuNode(c.rank);
+                                Fly({c.rank, c.rank, c.bytes, c.tag},
+                                    {LinkOf(DirectedLink(npu, switchNode, false))},
+                                    false,
+                                    [c, done = a.done](const Message&) { done(c); });
+                            }
+                        });
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/analytical-backend.h"
 #include "ns3/analytical-link.h"
 #include "ns3/analytical-paths.h"
+#include "ns3/in-switch-rendezvous.h"
 
 #include <memory>
 #include <unordered_map>
@@ -28,6 +29,13 @@ namespace ns3
  * (a queue pair per peer) gives them: a rank's n-th new peer is its queue pair n-1, and
  * the destination's m-th incoming queue pair is m-1, in the order of first Send.
  * Links are counted when first used.
+ *
+ * An in-switch reduction (nvls, inNetwork) runs in the switch every member is linked
+ * to: each member's data crosses its link up as one message, the switch's reduction
+ * engine (one per switch, serving reductions in turn) adds them once the last is in,
+ * taking D/ReductionRate and the ReductionLatency, and the result crosses each member's
+ * link down as one message: with idle links and every member issuing at t0, the result
+ * arrives at t0 + 2 (L + D/B) + E (+ D/R), store-and-forward like any message here.
  */
 class CongestionAwareBackend : public AnalyticalBackend
 {
@@ -40,6 +48,7 @@ class CongestionAwareBackend : public AnalyticalBackend
 
     void SetFabric(const Fabric& fabric, const RoutingTable& routes) override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+    void ReduceInSwitch(const Contribution& contribution, ContributionCallback done) override;
     std::string GetDescription() const override;
 
     /** \return link directions used so far */
@@ -61,6 +70,7 @@ class CongestionAwareBackend : public AnalyticalBackend
         MessageCallback arrived;     //!< receiver-side callback
         std::vector<uint32_t> links; //!< link indices of its path
         size_t next{0};              //!< next link to cross
+        bool toSwitch{false};        //!< a contribution to a reduction: not a delivery
     };
 
     /** Queue pair numbers of a (source, destination) flow. */
@@ -76,6 +86,27 @@ class CongestionAwareBackend : public AnalyticalBackend
     uint32_t LinkOf(uint32_t directed);
     /** Queue the flight on its next link, or deliver it. */
     void Advance(uint64_t flight);
+    /** Start a flight over \p links; \p arrived fires at its end. */
+    void Fly(const Message& message,
+             std::vector<uint32_t> links,
+             bool toSwitch,
+             MessageCallback arrived);
+    /**
+     * \param members the ranks of an in-switch reduction
+     * \return the switch node every member is linked to, the one their traffic
+     *         crosses if several are; throws InputError if none is
+     */
+    uint32_t ReductionSwitch(const std::vector<uint32_t>& members) const;
+    /**
+     * \param npu an NPU's node \param other a node it is linked to
+     * \param up true: from the NPU, false: towards it
+     * \return the directed link between them
+     */
+    uint32_t DirectedLink(uint32_t npu, uint32_t other, bool up) const;
+    /** Every member's data is at the switch: reduce, then send the result down. */
+    void FinishReduction(uint32_t switchNode,
+                         const std::vector<InSwitchRendezvous::Arrival>& arrivals);
+
     /** Put the flight on the wire of a free link. */
     void Transmit(uint32_t link, uint64_t flight);
     /** The link has finished serializing; serve the next waiting flight. */
@@ -89,6 +120,8 @@ class CongestionAwareBackend : public AnalyticalBackend
     std::vector<uint32_t> m_rxQueuePairs;                  //!< rank -> queue pairs accepted
     std::unordered_map<uint64_t, Flight> m_flights;        //!< messages in the network
     uint64_t m_nextFlight{0};                              //!< flight ids
+    InSwitchRendezvous m_reductions;                       //!< reductions under way
+    std::unordered_map<uint32_t, uint64_t> m_engineFreeNs; //!< switch -> engine idle from
 };
 
 } // namespace ns3

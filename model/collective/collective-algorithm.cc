@@ -61,6 +61,14 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
     {
         spec.algorithm = CollectiveAlgorithm::DoubleBinaryTree;
     }
+    else if (name == "nvls" && !spec.flat)
+    {
+        spec.algorithm = CollectiveAlgorithm::Nvls;
+    }
+    else if (name == "inNetwork" && !spec.flat)
+    {
+        spec.algorithm = CollectiveAlgorithm::InNetwork;
+    }
     else if (name.rfind("direct", 0) == 0)
     {
         spec.algorithm = CollectiveAlgorithm::Direct;
@@ -73,7 +81,8 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
     {
         throw InputError(where + ": unknown implementation \"" + text +
                          "\" (expected ring, oneRing, direct, directN, oneDirect, oneDirectN, "
-                         "halvingDoubling, oneHalvingDoubling or doubleBinaryTree)");
+                         "halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls or "
+                         "inNetwork)");
     }
     return spec;
 }
@@ -95,6 +104,12 @@ ToString(const AlgorithmSpec& spec)
         break;
     case CollectiveAlgorithm::DoubleBinaryTree:
         name = "doubleBinaryTree";
+        break;
+    case CollectiveAlgorithm::Nvls:
+        name = "nvls";
+        break;
+    case CollectiveAlgorithm::InNetwork:
+        name = "inNetwork";
         break;
     }
     if (spec.window > 0)

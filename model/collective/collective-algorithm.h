@@ -20,7 +20,20 @@ enum class CollectiveAlgorithm : uint8_t
     Direct,           //!< every peer directly, a window of messages in flight
     HalvingDoubling,  //!< recursive halving / doubling, partner distance a power of two
     DoubleBinaryTree, //!< two in-order binary trees, alternating per chunk (all-reduce only)
+    Nvls,             //!< reduction in the scale-up switch (NVLink SHARP; all-reduce only)
+    InNetwork,        //!< reduction in a scale-out switch (SHARP, CollNet; all-reduce only)
 };
+
+/**
+ * \ingroup mlfabric-collective
+ * \param algorithm an algorithm
+ * \return true if the dimension's switch reduces the data (Nvls, InNetwork)
+ */
+inline bool
+IsInNetwork(CollectiveAlgorithm algorithm)
+{
+    return algorithm == CollectiveAlgorithm::Nvls || algorithm == CollectiveAlgorithm::InNetwork;
+}
 
 /**
  * \ingroup mlfabric-collective
@@ -43,7 +56,8 @@ struct AlgorithmSpec
 /**
  * \ingroup mlfabric-collective
  * Parse an implementation name: ring, oneRing, direct, directN, oneDirect, oneDirectN,
- * halvingDoubling, oneHalvingDoubling, doubleBinaryTree (N = window, decimal).
+ * halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, inNetwork (N = window,
+ * decimal).
  * \param text the name
  * \param where file, line and key, for the error message
  * \return the spec

@@ -8,6 +8,7 @@
 #include "ns3/collective-direct.h"
 #include "ns3/collective-double-binary-tree.h"
 #include "ns3/collective-halving-doubling.h"
+#include "ns3/collective-in-switch.h"
 #include "ns3/collective-ring.h"
 #include "ns3/collective-rooted-direct.h"
 #include "ns3/log.h"
@@ -41,6 +42,9 @@ CreatePhaseExecution(const PhaseContext& context)
         return std::make_unique<HalvingDoublingPhase>(context);
     case CollectiveAlgorithm::DoubleBinaryTree:
         return std::make_unique<DoubleBinaryTreePhase>(context);
+    case CollectiveAlgorithm::Nvls:
+    case CollectiveAlgorithm::InNetwork:
+        return std::make_unique<InSwitchPhase>(context);
     case CollectiveAlgorithm::Ring:
         break;
     }

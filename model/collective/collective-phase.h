@@ -74,6 +74,12 @@ class PhaseIo
      * \param delayNs the delay
      */
     virtual void Wait(uint64_t delayNs) = 0;
+    /**
+     * Hand this rank's data to the dimension's switch, which reduces it with every other
+     * position's; the result comes back as a message from this rank's own position.
+     * \param bytes the data, and the size of the result
+     */
+    virtual void ReduceInSwitch(uint64_t bytes) = 0;
 };
 
 /**

@@ -233,6 +233,13 @@ CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
                              " NPUs: it needs a power of two (needed by " + where + ")");
         }
         break;
+    case CollectiveAlgorithm::Nvls:
+    case CollectiveAlgorithm::InNetwork:
+        if (op != CollectiveType::AllReduce)
+        {
+            throw InputError(what + ToString(op) + ", only ALL_REDUCE (needed by " + where + ")");
+        }
+        break;
     default:
         break;
     }

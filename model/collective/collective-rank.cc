@@ -41,12 +41,37 @@ class CollectiveRank::Io : public PhaseIo
         m_rank.m_output.StartTimer(m_rank.m_rank, delayNs, m_tag);
     }
 
+    void
+    ReduceInSwitch(uint64_t bytes) override
+    {
+        const uint32_t size = m_topology.GetSize(m_dimension);
+        std::vector<uint32_t> members;
+        members.reserve(size);
+        for (uint32_t i = 0; i < size; ++i)
+        {
+            members.push_back(m_topology.RankAt(m_rank.m_rank, m_dimension, i));
+        }
+        std::sort(members.begin(), members.end());
+        m_rank.m_output.ReduceInSwitch(m_rank.m_rank, members, bytes, m_tag);
+    }
+
   private:
     CollectiveRank& m_rank;
     const CollectiveTopology& m_topology;
     uint32_t m_dimension;
     uint64_t m_tag;
 };
+
+void
+CollectiveRank::Output::ReduceInSwitch(uint32_t rank,
+                                       const std::vector<uint32_t>& members,
+                                       uint64_t,
+                                       uint64_t)
+{
+    throw InputError("rank " + std::to_string(rank) + ": an in-network reduction over " +
+                     std::to_string(members.size()) +
+                     " ranks needs a network with a reduction switch");
+}
 
 CollectiveRank::CollectiveRank(uint32_t rank, const SystemConfig& config, Output& output)
     : m_rank(rank)

@@ -59,6 +59,19 @@ class CollectiveRank
          * \param collectiveId the collective
          */
         virtual void CollectiveFinished(uint32_t rank, uint32_t collectiveId) = 0;
+        /**
+         * Reduce in the switch of a dimension: \p rank hands over \p bytes, and once
+         * every member's data is reduced the result arrives, reported as Receive(rank,
+         * tag). The default refuses: a driver without a network cannot reduce in it.
+         * \param rank the contributing rank
+         * \param members every rank of the reduction, ascending, \p rank included
+         * \param bytes the data, and the size of the result
+         * \param tag the same for every member of one reduction
+         */
+        virtual void ReduceInSwitch(uint32_t rank,
+                                    const std::vector<uint32_t>& members,
+                                    uint64_t bytes,
+                                    uint64_t tag);
     };
 
     /**

@@ -67,6 +67,28 @@ CollectiveRunner::SendMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint64
 }
 
 void
+CollectiveRunner::ReduceInSwitch(uint32_t rank,
+                                 const std::vector<uint32_t>& members,
+                                 uint64_t bytes,
+                                 uint64_t tag)
+{
+    // The data crosses the rank's link once each way: counted as sent and received.
+    m_bytesSent[rank] += bytes;
+    ++m_messages;
+    NetworkBackend::Contribution contribution;
+    contribution.rank = rank;
+    contribution.members = std::make_shared<const std::vector<uint32_t>>(members);
+    contribution.bytes = bytes;
+    contribution.tag = tag;
+    m_backend->ReduceInSwitch(contribution,
+                              [this](const NetworkBackend::Contribution& c)
+                              {
+                                  m_bytesReceived[c.rank] += c.bytes;
+                                  RankAt(c.rank).Receive(c.rank, c.tag);
+                              });
+}
+
+void
 CollectiveRunner::StartTimer(uint32_t rank, uint64_t delayNs, uint64_t token)
 {
     m_backend->Schedule(NanoSeconds(delayNs),

@@ -75,6 +75,10 @@ class CollectiveRunner : public CollectiveRank::Output
     void SendMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag) override;
     void StartTimer(uint32_t rank, uint64_t delayNs, uint64_t token) override;
     void CollectiveFinished(uint32_t rank, uint32_t collectiveId) override;
+    void ReduceInSwitch(uint32_t rank,
+                        const std::vector<uint32_t>& members,
+                        uint64_t bytes,
+                        uint64_t tag) override;
 
   private:
     /** \return the rank's state machine, created on first use */

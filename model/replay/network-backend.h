@@ -4,13 +4,17 @@
 #ifndef MLFABRIC_NETWORK_BACKEND_H
 #define MLFABRIC_NETWORK_BACKEND_H
 
+#include "ns3/input-error.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/simulator.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -70,6 +74,37 @@ class NetworkBackend : public Object
      * \param arrived receiver-side notification
      */
     virtual void Send(const Message& message, MessageCallback sent, MessageCallback arrived) = 0;
+
+    /** One rank's share of a reduction done by a switch. */
+    struct Contribution
+    {
+        uint32_t rank{0};                                     //!< contributing rank
+        std::shared_ptr<const std::vector<uint32_t>> members; //!< every rank of it, ascending
+        uint64_t bytes{0}; //!< the rank's data, and the size of the result it receives
+        uint64_t tag{0};   //!< the same for every member of one reduction
+    };
+
+    /** Notification about one contribution. */
+    using ContributionCallback = std::function<void(const Contribution&)>;
+
+    /**
+     * Reduce in the switch that joins the members: every member sends its data up once
+     * and receives the reduced result once. \p done fires for each member when its
+     * result has arrived. A backend that models no reduction engine, or a set of
+     * members no single switch joins, is refused with an InputError that says so.
+     *
+     * \param contribution this rank's share
+     * \param done receiver-side notification of the result
+     */
+    virtual void
+    ReduceInSwitch(const Contribution& contribution, ContributionCallback done)
+    {
+        (void)done;
+        throw InputError("rank " + std::to_string(contribution.rank) +
+                         ": in-network reduction (nvls, inNetwork) is not modelled by " +
+                         GetInstanceTypeId().GetName() +
+                         "; the congestion-unaware analytical backend models it");
+    }
 
     /**
      * Run \p fn after \p delay on the backend's clock.

@@ -7,6 +7,8 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -80,6 +82,24 @@ RankMapBackend::Send(const Message& message, MessageCallback sent, MessageCallba
         };
     };
     m_network->Send(onNetwork, back(std::move(sent)), back(std::move(arrived)));
+}
+
+void
+RankMapBackend::ReduceInSwitch(const Contribution& contribution, ContributionCallback done)
+{
+    std::vector<uint32_t> npus;
+    for (uint32_t rank : *contribution.members)
+    {
+        npus.push_back(GetNpu(rank));
+    }
+    std::sort(npus.begin(), npus.end());
+    Contribution onNetwork = contribution;
+    onNetwork.rank = GetNpu(contribution.rank);
+    onNetwork.members = std::make_shared<const std::vector<uint32_t>>(std::move(npus));
+    // The job's callback sees the contribution as the job made it.
+    m_network->ReduceInSwitch(onNetwork,
+                              [contribution, done = std::move(done)](const Contribution&)
+                              { done(contribution); });
 }
 
 void

@@ -45,6 +45,7 @@ class RankMapBackend : public NetworkBackend
 
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+    void ReduceInSwitch(const Contribution& contribution, ContributionCallback done) override;
     void Schedule(Time delay, std::function<void()> fn) override;
     Time Now() const override;
 

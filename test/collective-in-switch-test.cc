@@ -1,0 +1,325 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// In-switch all-reduce (nvls, inNetwork) on the analytical networks: closed-form
+// completion times alone, in chunks, in a hierarchy and on a group; the reduction
+// engine's rate and latency; conservation of bytes; and the refusals.
+#include "ns3/collective-planner.h"
+#include "ns3/collective-runner.h"
+#include "ns3/congestion-aware-backend.h"
+#include "ns3/congestion-unaware-backend.h"
+#include "ns3/input-error.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t kMiB = 1048576;
+constexpr uint64_t kE = 10;      // endpoint-delay, ns
+constexpr double kMemBw = 1600;  // local-mem-bw, GB/s = B/ns
+constexpr double kGbps = 50;     // link bandwidth, GB/s (2^30 B)
+constexpr double kLatency = 500; // link latency, ns
+
+/** Delay of \p bytes over \p hops links of the given bandwidth and latency, whole ns. */
+uint64_t
+Delta(uint64_t bytes, uint32_t hops, double gbps = kGbps, double latency = kLatency)
+{
+    return static_cast<uint64_t>(hops * latency + static_cast<double>(bytes) /
+                                                      AnalyticalTopology::ToBytesPerNs(gbps));
+}
+
+/** Local reduction of \p bytes: one write and two reads at local-mem-bw. */
+uint64_t
+Red(uint64_t bytes)
+{
+    return 3 * static_cast<uint64_t>(static_cast<double>(bytes) / kMemBw);
+}
+
+/** The in-switch phase: a hand-off, data up and result down through the switch, a hand-off. */
+uint64_t
+InSwitchNs(uint64_t bytes, double gbps = kGbps, double latency = kLatency)
+{
+    return 2 * kE + Delta(bytes, 2, gbps, latency);
+}
+
+SystemConfig
+Config(std::vector<std::string> algorithms, uint32_t splits = 1)
+{
+    SystemConfig c;
+    c.endpointDelayNs = kE;
+    c.localMemBwGBps = kMemBw;
+    c.preferredDatasetSplits = splits;
+    c.collectiveOptimization = CollectiveOptimization::LocalBwAware;
+    for (const auto& a : algorithms)
+    {
+        c.allReduceImplementation.push_back(ParseAlgorithmSpec(a, "test"));
+    }
+    c.reduceScatterImplementation.assign(algorithms.size(), AlgorithmSpec{});
+    c.allGatherImplementation = c.reduceScatterImplementation;
+    c.allToAllImplementation = c.reduceScatterImplementation;
+    return c;
+}
+
+template <typename Backend = CongestionUnawareBackend>
+Ptr<Backend>
+Network(std::vector<AnalyticalDimension> dims)
+{
+    auto b = CreateObject<Backend>();
+    b->SetTopology(AnalyticalTopology(std::move(dims)));
+    return b;
+}
+
+std::shared_ptr<const CollectivePlan>
+Plan(const SystemConfig& config,
+     std::vector<uint32_t> dims,
+     uint64_t bytes,
+     std::shared_ptr<const CommGroup> group = nullptr)
+{
+    CollectivePlanner planner(config, std::move(dims));
+    CollectivePlanner::Request r;
+    r.type = CollectiveType::AllReduce;
+    r.bytes = bytes;
+    r.group = std::move(group);
+    r.where = "test";
+    return planner.Plan(r);
+}
+
+/** Finish time of every member, bytes sent and received per rank. */
+struct Outcome
+{
+    std::map<uint32_t, uint64_t> finishNs; //!< by rank
+    std::vector<uint64_t> sent;            //!< by rank
+    std::vector<uint64_t> received;        //!< by rank
+};
+
+Outcome
+RunAllReduce(Ptr<NetworkBackend> backend,
+             const SystemConfig& config,
+             std::shared_ptr<const CollectivePlan> plan)
+{
+    Outcome out;
+    CollectiveRunner runner(backend, config);
+    runner.SetFinishedCallback([&](uint32_t rank, uint32_t)
+                               { out.finishNs[rank] = Simulator::Now().GetNanoSeconds(); });
+    uint32_t members = 0;
+    for (uint32_t rank = 0; rank < backend->GetRankCount(); ++rank)
+    {
+        if (plan->topology->Contains(rank))
+        {
+            runner.Start(rank, 0, plan);
+            ++members;
+        }
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_EQ(out.finishNs.size(), members);
+    for (uint32_t r = 0; r < backend->GetRankCount(); ++r)
+    {
+        out.sent.push_back(runner.GetBytesSent(r));
+        out.received.push_back(runner.GetBytesReceived(r));
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(InSwitchCollective, NamesRoundTrip)
+{
+    EXPECT_EQ(ToString(ParseAlgorithmSpec("nvls", "t")), "nvls");
+    EXPECT_EQ(ToString(ParseAlgorithmSpec("inNetwork", "t")), "inNetwork");
+    EXPECT_TRUE(IsInNetwork(ParseAlgorithmSpec("nvls", "t").algorithm));
+    EXPECT_FALSE(IsInNetwork(ParseAlgorithmSpec("ring", "t").algorithm));
+    EXPECT_THROW(ParseAlgorithmSpec("oneNvls", "t"), InputError);
+}
+
+TEST(InSwitchCollective, NvlsAllReduceCostsOneMessageThroughTheSwitch)
+{
+    const uint32_t n = 8;
+    const uint64_t d = 4 * kMiB;
+    const auto config = Config({"nvls"});
+    auto out = RunAllReduce(
+        Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}), config, Plan(config, {n}, d));
+    // 2E + 2L + D/B = 20 + 1000 + 4 MiB / 50 GiB/s.
+    EXPECT_EQ(InSwitchNs(d), 79145U);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        EXPECT_EQ(out.finishNs.at(r), InSwitchNs(d));
+        // Up once, down once.
+        EXPECT_EQ(out.sent[r], d);
+        EXPECT_EQ(out.received[r], d);
+    }
+}
+
+TEST(InSwitchCollective, ChunksRunOneAfterAnother)
+{
+    const uint32_t n = 4;
+    const uint64_t d = 4 * kMiB;
+    const auto config = Config({"inNetwork"}, 4);
+    auto out = RunAllReduce(
+        Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}), config, Plan(config, {n}, d));
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        EXPECT_EQ(out.finishNs.at(r), 4 * InSwitchNs(d / 4));
+        EXPECT_EQ(out.sent[r], d);
+    }
+}
+
+TEST(InSwitchCollective, EngineRateAndLatencyBound)
+{
+    const uint32_t n = 4;
+    const uint64_t d = 4 * kMiB;
+    const auto config = Config({"nvls"});
+    auto slow = Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
+    slow->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
+    auto out = RunAllReduce(slow, config, Plan(config, {n}, d));
+    // The engine adds 12.5 bytes/ns, slower than the 53.7 bytes/ns link.
+    EXPECT_EQ(out.finishNs.at(0), 2 * kE + static_cast<uint64_t>(2 * kLatency + d / 12.5));
+
+    auto late = Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
+    late->SetAttribute("ReductionLatency", TimeValue(NanoSeconds(300)));
+    out = RunAllReduce(late, config, Plan(config, {n}, d));
+    EXPECT_EQ(out.finishNs.at(3), InSwitchNs(d) + 300);
+}
+
+TEST(InSwitchCollective, HierarchicalRingThenSwitchThenRing)
+{
+    // localBWAware on 2 x 4: ring reduce-scatter on dimension 0, in-switch all-reduce
+    // of the half on dimension 1, ring all-gather back on dimension 0.
+    const uint64_t d = 4 * kMiB;
+    const double gbps1 = 25;
+    const double latency1 = 1000;
+    const auto config = Config({"ring", "inNetwork"});
+    auto out = RunAllReduce(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
+                                     {AnalyticalBlock::Switch, 4, gbps1, latency1}}),
+                            config,
+                            Plan(config, {2, 4}, d));
+    const uint64_t half = d / 2;
+    const uint64_t rs = kE + (Delta(half, 2) + kE) + Red(half);
+    const uint64_t ar = InSwitchNs(half, gbps1, latency1);
+    const uint64_t ag = kE + (Delta(half, 2) + kE);
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        EXPECT_EQ(out.finishNs.at(r), rs + ar + ag);
+        EXPECT_EQ(out.sent[r], half + half + half);
+    }
+}
+
+TEST(InSwitchCollective, GroupOnOneDimensionUsesItsSwitch)
+{
+    // Ranks 0, 2, 4, 6 of 2 x 4 differ in dimension 1 only: a DP group across servers.
+    const uint64_t d = kMiB;
+    const auto config = Config({"ring", "inNetwork"});
+    auto group = std::make_shared<const CommGroup>("dp", std::vector<uint32_t>{0, 2, 4, 6});
+    auto out = RunAllReduce(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
+                                     {AnalyticalBlock::Switch, 4, 25, 1000}}),
+                            config,
+                            Plan(config, {2, 4}, d, group));
+    for (uint32_t r : {0U, 2U, 4U, 6U})
+    {
+        EXPECT_EQ(out.finishNs.at(r), InSwitchNs(d, 25, 1000));
+        EXPECT_EQ(out.received[r], d);
+    }
+    EXPECT_EQ(out.sent[1], 0U);
+}
+
+TEST(InSwitchCollective, RefusedWithoutASwitch)
+{
+    const auto config = Config({"nvls"});
+    auto ring = Network({{AnalyticalBlock::Ring, 4, kGbps, kLatency}});
+    CollectiveRunner runner(ring, config);
+    auto plan = Plan(config, {4}, kMiB);
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        runner.Start(r, 0, plan);
+    }
+    try
+    {
+        Simulator::Run();
+        ADD_FAILURE() << "a ring dimension reduced in a switch";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("dimension 0 is a Ring and has no switch"),
+                  std::string::npos)
+            << e.what();
+    }
+    Simulator::Destroy();
+}
+
+TEST(InSwitchCollective, OnlyAllReduce)
+{
+    SystemConfig config = Config({"nvls"});
+    config.reduceScatterImplementation = config.allReduceImplementation;
+    CollectivePlanner planner(config, {4});
+    CollectivePlanner::Request r;
+    r.type = CollectiveType::ReduceScatter;
+    r.bytes = kMiB;
+    r.where = "trace.et node 7";
+    try
+    {
+        planner.Plan(r);
+        ADD_FAILURE() << "nvls reduce-scatter planned";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("nvls cannot run REDUCE_SCATTER, only ALL_REDUCE"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(InSwitchCollective, CongestionAwareStoresAndForwardsOnce)
+{
+    // Up as one message, down as one message: 2E + 2 (L + D/B), one link each way.
+    const uint32_t n = 8;
+    const uint64_t d = 4 * kMiB;
+    const auto config = Config({"nvls"});
+    auto out = RunAllReduce(
+        Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
+        config,
+        Plan(config, {n}, d));
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        EXPECT_EQ(out.finishNs.at(r), 2 * kE + 2 * Delta(d, 1));
+        EXPECT_EQ(out.sent[r], d);
+        EXPECT_EQ(out.received[r], d);
+    }
+
+    // An engine slower than the links adds its D/R after the last contribution is in.
+    auto slow = Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
+    slow->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
+    out = RunAllReduce(slow, config, Plan(config, {n}, d));
+    const auto engineNs = static_cast<uint64_t>(d / 12.5);
+    EXPECT_EQ(out.finishNs.at(0), 2 * kE + 2 * Delta(d, 1) + engineNs);
+}
+
+TEST(InSwitchCollective, CongestionAwareRefusesRanksWithoutACommonSwitch)
+{
+    const auto config = Config({"inNetwork"});
+    auto ring = Network<CongestionAwareBackend>({{AnalyticalBlock::Ring, 4, kGbps, kLatency}});
+    CollectiveRunner runner(ring, config);
+    auto plan = Plan(config, {4}, kMiB);
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        runner.Start(r, 0, plan);
+    }
+    try
+    {
+        Simulator::Run();
+        ADD_FAILURE() << "a ring reduced in a switch";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("over ranks 0,1,2,3: no switch is linked to every"),
+                  std::string::npos)
+            << e.what();
+    }
+    Simulator::Destroy();
+}
