@@ -103,7 +103,7 @@ class NetworkBackend : public Object
         throw InputError("rank " + std::to_string(contribution.rank) +
                          ": in-network reduction (nvls, inNetwork) is not modelled by " +
                          GetInstanceTypeId().GetName() +
-                         "; the congestion-unaware analytical backend models it");
+                         "; the analytical backends model it");
     }
 
     /**
