@@ -71,7 +71,10 @@ MeasureAlone(const ReplayRunConfig& config, ReplayResult& result)
         ReplayRunConfig alone = config;
         alone.jobs = {config.jobs[j]};
         alone.jobs.front().npus = result.jobs[j].npus;
+        // The shared run's files stay the shared run's.
         alone.timeseriesPath.clear();
+        alone.timelinePath.clear();
+        alone.links.path.clear();
         const ReplayResult run = RunReplay(alone);
         if (run.completed)
         {
@@ -139,6 +142,17 @@ Main(int argc, char** argv)
     cli.Add(
         "timeseries", "packet level: write switch queues and PFC pauses over time to this CSV", "");
     cli.Add("sample-period", "packet level: time between --timeseries samples", "10us");
+    cli.Add("link-period", "packet level: window of the link utilization (mean, peak)", "100us");
+    cli.Add("busiest-links",
+            "packet level: links in the busiest-links table, by mean utilization",
+            "5");
+    cli.Add("link-utilization",
+            "packet level: write every link direction's utilization per --link-period window "
+            "to this JSON file",
+            "");
+    cli.Add("timeline-links",
+            "packet level: the busiest links shown as utilization counters in --timeline",
+            "8");
     cli.Add("summary", "write the figures as JSON to this file", "");
     cli.Add("critical-path",
             "print the chain of nodes that sets the finish and its share per parallelism kind",
@@ -197,7 +211,15 @@ Main(int argc, char** argv)
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
     const bool packet = config.network.backend == ReplayBackendKind::Packet;
     const bool flow = config.network.backend == ReplayBackendKind::Flow;
-    for (const char* option : {"cc", "cc-preset", "ecn", "timeseries", "sample-period"})
+    for (const char* option : {"cc",
+                               "cc-preset",
+                               "ecn",
+                               "timeseries",
+                               "sample-period",
+                               "link-period",
+                               "busiest-links",
+                               "link-utilization",
+                               "timeline-links"})
     {
         if (!packet && cli.IsSet(option))
         {
@@ -252,6 +274,18 @@ Main(int argc, char** argv)
         throw InputError("--sample-period: must be positive (got '" + cli.Get("sample-period") +
                          "')");
     }
+    config.links.period = cli.GetTime("link-period");
+    if (!config.links.period.IsStrictlyPositive())
+    {
+        throw InputError("--link-period: must be positive (got '" + cli.Get("link-period") + "')");
+    }
+    config.links.busiest = static_cast<uint32_t>(cli.GetUint("busiest-links", 0, 1U << 20));
+    config.links.path = cli.Get("link-utilization");
+    if (!config.links.path.empty() && !std::ofstream(config.links.path))
+    {
+        throw InputError("--link-utilization: " + config.links.path + ": cannot write the file");
+    }
+    const auto timelineLinks = cli.GetUint("timeline-links", 0, 1U << 20);
     const double progress = cli.GetDouble("progress", 0, 3600);
     config.progress = progress > 0 ? &std::cerr : nullptr;
     config.progressPeriod = progress > 0 ? progress : 1.0;
@@ -263,6 +297,12 @@ Main(int argc, char** argv)
     {
         throw InputError("--timeline: " + config.timelinePath + ": cannot write the file");
     }
+    if (config.timelinePath.empty() && cli.IsSet("timeline-links"))
+    {
+        throw InputError("--timeline-links: applies with --timeline only");
+    }
+    config.links.timelineLinks =
+        config.timelinePath.empty() ? 0 : static_cast<uint32_t>(timelineLinks);
 
     std::signal(SIGINT, OnInterrupt);
     ReplayResult result = RunReplay(config);

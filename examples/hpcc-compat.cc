@@ -7,11 +7,12 @@
 //       [--out-dir=DIR] [--fidelity=faithful|peer] [--summary=FILE]
 //       [--ns3::Type::Attribute=value ...]
 //
-// Writes fct.txt, pfc.txt and qlen.txt with the simulator's columns (under the names
-// the config gives, in --out-dir), prints progress while it runs, then a table of the
-// FCT slowdown (overall and by flow size, as the simulator's fct_analysis.py computes
-// it), PFC, drops and the simulator's speed; --summary=FILE writes the same as JSON.
-// ns-3 attributes given on the command line override what the configuration sets.
+// Writes fct.txt, pfc.txt and qlen.txt with the simulator's columns where the config's
+// FCT_OUTPUT_FILE, PFC_OUTPUT_FILE and QLEN_MON_FILE say (relative to the working
+// directory, as the simulator opens them; with --out-dir, by file name there), prints progress
+// while it runs, then a table of the FCT slowdown (overall and by flow size, as the simulator's
+// fct_analysis.py computes it), PFC, drops and the simulator's speed; --summary=FILE writes the
+// same as JSON. ns-3 attributes given on the command line override what the configuration sets.
 // Exit status: 0 when every flow completed, 1 when some did not by
 // SIMULATOR_STOP_TIME (or the run was interrupted), 2 on bad input.
 
@@ -213,7 +214,10 @@ Main(int argc, char** argv)
     cli.AddInput("config", "the simulator's configuration file (required)");
     cli.AddInput("topology", "topology file, instead of the config's TOPOLOGY_FILE");
     cli.AddInput("flows", "flow file, instead of the config's FLOW_FILE");
-    cli.Add("out-dir", "folder for fct.txt, pfc.txt and qlen.txt (config names)", ".");
+    cli.Add("out-dir",
+            "folder for the FCT, PFC and queue-length files under the config's file names "
+            "(default: the config's paths, relative to the working directory)",
+            "");
     cli.Add("fidelity",
             "faithful (mlfabric's model) or peer (the simulator's simplifications)",
             "faithful");

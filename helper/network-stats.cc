@@ -15,18 +15,29 @@ NS_LOG_COMPONENT_DEFINE("NetworkStats");
 nlohmann::json
 NetworkStats::ToJson() const
 {
-    return {{"pfc_pause_frames", pfcPauseFrames},
-            {"pfc_paused_ns", pfcPausedTime.GetNanoSeconds()},
-            {"ecn_marks", ecnMarks},
-            {"cnps", cnps},
-            {"drops", drops},
-            {"lost_frames", lostFrames},
-            {"timeouts", timeouts},
-            {"retransmitted_bytes", retransmittedBytes},
-            {"pfc_watchdog_triggers", watchdogTriggers},
-            {"peak_queue_bytes", peakQueueBytes},
-            {"mean_queue_bytes", meanQueueBytes},
-            {"peak_buffer_bytes", peakBufferBytes}};
+    nlohmann::json j = {{"pfc_pause_frames", pfcPauseFrames},
+                        {"pfc_paused_ns", pfcPausedTime.GetNanoSeconds()},
+                        {"ecn_marks", ecnMarks},
+                        {"cnps", cnps},
+                        {"drops", drops},
+                        {"lost_frames", lostFrames},
+                        {"timeouts", timeouts},
+                        {"retransmitted_bytes", retransmittedBytes},
+                        {"pfc_watchdog_triggers", watchdogTriggers},
+                        {"peak_queue_bytes", peakQueueBytes},
+                        {"mean_queue_bytes", meanQueueBytes},
+                        {"peak_buffer_bytes", peakBufferBytes}};
+    if (!busiestLinks.empty())
+    {
+        nlohmann::json links = nlohmann::json::array();
+        for (const LinkUtilization& l : busiestLinks)
+        {
+            links.push_back(l.ToJson());
+        }
+        j["busiest_links"] = std::move(links);
+        j["link_window_ns"] = linkWindow.GetNanoSeconds();
+    }
+    return j;
 }
 
 NetworkStats

@@ -5,6 +5,7 @@
 #define MLFABRIC_NETWORK_STATS_H
 
 #include "ns3/effective-settings.h"
+#include "ns3/link-utilization.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-monitor.h"
 #include "ns3/roce-network.h"
@@ -35,6 +36,8 @@ struct NetworkStats
     uint64_t peakQueueBytes{0};     //!< longest egress queue seen, any switch or relay port
     double meanQueueBytes{0};       //!< time-weighted mean of the busiest egress queue
     uint64_t peakBufferBytes{0};    //!< fullest switch buffer seen
+    std::vector<LinkUtilization> busiestLinks; //!< by mean utilization, where sampled
+    Time linkWindow;                           //!< the window of the links' peaks
 
     /** \return the figures as JSON, with the keys the examples' summaries use */
     nlohmann::json ToJson() const;

@@ -28,6 +28,7 @@ struct ReplayWatchSettings
     Time invariantPeriod{0};                    //!< check invariants this often; zero: never
     std::string timeseriesPath;                 //!< samples CSV, if set
     Time samplePeriod{MicroSeconds(10)};        //!< time between samples
+    LinkWatchSettings links;                    //!< link utilization
 };
 
 /**
@@ -36,10 +37,11 @@ struct ReplayWatchSettings
  */
 struct ReplayNetworkFigures
 {
-    uint64_t deliveredBytes{0};        //!< payload the network delivered, by its count
-    std::string failure;               //!< why the network stopped the run, if it did
-    std::optional<NetworkStats> stats; //!< PFC, ECN, queues, drops, where measured
-    InvariantReport invariants;        //!< what invariant checks found, if any ran
+    uint64_t deliveredBytes{0};                 //!< payload the network delivered, by its count
+    std::string failure;                        //!< why the network stopped the run, if it did
+    std::optional<NetworkStats> stats;          //!< PFC, ECN, queues, drops, where measured
+    InvariantReport invariants;                 //!< what invariant checks found, if any ran
+    std::vector<LinkUtilization> timelineLinks; //!< the busiest links with their windows
 
     std::map<std::string, uint64_t> counters; //!< the backend's own counts, by name
 };

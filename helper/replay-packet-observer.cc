@@ -44,6 +44,11 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
         m_checker = std::make_unique<InvariantChecker>(*m_net);
         m_checker->StartPeriodic(settings.invariantPeriod, finished);
     }
+    // Last, so that the instruments above keep the order of their simultaneous events.
+    m_linkSettings = settings.links;
+    const bool keepWindows = !m_linkSettings.path.empty() || m_linkSettings.timelineLinks > 0;
+    m_links = std::make_unique<LinkUtilizationSampler>(*m_net, m_linkSettings.period, keepWindows);
+    m_links->Start(finished);
 }
 
 ReplayNetworkFigures
@@ -55,6 +60,21 @@ ReplayPacketObserver::Collect(bool finished)
         figures.failure = m_guard->GetReport();
     }
     figures.stats = CollectNetworkStats(*m_net, m_queues.get());
+    if (m_links)
+    {
+        const std::vector<LinkUtilization> links = m_links->Finish();
+        figures.stats->busiestLinks = BusiestLinks(links, m_linkSettings.busiest);
+        figures.stats->linkWindow = m_links->GetPeriod();
+        for (LinkUtilization& l : figures.stats->busiestLinks)
+        {
+            l.windows.clear();
+        }
+        figures.timelineLinks = BusiestLinks(links, m_linkSettings.timelineLinks);
+        if (!m_linkSettings.path.empty())
+        {
+            WriteLinkUtilization(m_linkSettings.path, links, m_links->GetPeriod());
+        }
+    }
     if (m_checker)
     {
         figures.invariants = FinishInvariantChecks(*m_checker, finished);

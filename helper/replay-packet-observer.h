@@ -5,6 +5,7 @@
 #define MLFABRIC_REPLAY_PACKET_OBSERVER_H
 
 #include "ns3/invariant-checker.h"
+#include "ns3/link-utilization.h"
 #include "ns3/network-sampler.h"
 #include "ns3/ptr.h"
 #include "ns3/queue-monitor.h"
@@ -23,8 +24,9 @@ namespace ns3
  * \ingroup mlfabric-helper
  * The packet-level network of a replay and its instruments: it keeps the RoCE network
  * alive for the run, and watches it with a RunGuard (stalls, PFC deadlocks), a
- * ReplayStuckWatch (ranks that can only wait), a QueueMonitor for the network stats,
- * and, when asked, a NetworkSampler and an InvariantChecker.
+ * ReplayStuckWatch (ranks that can only wait), a QueueMonitor for the network stats, a
+ * LinkUtilizationSampler for the busiest links, and, when asked, a NetworkSampler and an
+ * InvariantChecker.
  */
 class ReplayPacketObserver : public ReplayNetworkObserver
 {
@@ -42,14 +44,16 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     RoceNetwork& GetNetwork();
 
   private:
-    std::unique_ptr<RoceNetwork> m_net;          //!< the network
-    Ptr<RdmaNetworkBackend> m_backend;           //!< the backend over it
-    std::string m_timeseriesPath;                //!< where the samples go, if anywhere
-    std::unique_ptr<QueueMonitor> m_queues;      //!< queue depths for the stats
-    std::unique_ptr<NetworkSampler> m_sampler;   //!< time series, if asked
-    std::unique_ptr<RunGuard> m_guard;           //!< stalls and PFC deadlocks
-    std::unique_ptr<ReplayStuckWatch> m_stuck;   //!< ranks that can only wait
-    std::unique_ptr<InvariantChecker> m_checker; //!< invariants, if asked
+    std::unique_ptr<RoceNetwork> m_net;              //!< the network
+    Ptr<RdmaNetworkBackend> m_backend;               //!< the backend over it
+    std::string m_timeseriesPath;                    //!< where the samples go, if anywhere
+    std::unique_ptr<QueueMonitor> m_queues;          //!< queue depths for the stats
+    std::unique_ptr<NetworkSampler> m_sampler;       //!< time series, if asked
+    std::unique_ptr<LinkUtilizationSampler> m_links; //!< link utilization
+    LinkWatchSettings m_linkSettings;                //!< what to report of the links
+    std::unique_ptr<RunGuard> m_guard;               //!< stalls and PFC deadlocks
+    std::unique_ptr<ReplayStuckWatch> m_stuck;       //!< ranks that can only wait
+    std::unique_ptr<InvariantChecker> m_checker;     //!< invariants, if asked
 };
 
 } // namespace ns3

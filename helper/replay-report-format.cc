@@ -38,6 +38,29 @@ NetworkCounterLines(const ReplayResult& r)
     return lines;
 }
 
+/** The busiest links, one per line, by role: mean and peak utilization, bytes. */
+std::string
+BusiestLinkLines(const NetworkStats& n)
+{
+    if (n.busiestLinks.empty())
+    {
+        return "";
+    }
+    std::string lines = Format("busiest links (utilization: mean over the run / peak per %.0f us "
+                               "window; wire bytes)\n",
+                               n.linkWindow.GetSeconds() * 1e6);
+    for (const LinkUtilization& l : n.busiestLinks)
+    {
+        lines += Format("  %-28s %5.1f %% / %5.1f %%  %.3f MB (%s)\n",
+                        l.name.GetName().c_str(),
+                        100.0 * l.mean,
+                        100.0 * l.peak,
+                        static_cast<double>(l.wireBytes) / 1e6,
+                        l.name.GetRoles().c_str());
+    }
+    return lines;
+}
+
 /** Packet-level network figures, one per line; empty for the analytical backends. */
 std::string
 NetworkLines(const ReplayResult& r)
@@ -62,7 +85,8 @@ NetworkLines(const ReplayResult& r)
            Format("%-30s %.1f / %.1f\n",
                   "switch queue peak / mean (KiB)",
                   n.peakQueueBytes / 1024.0,
-                  n.meanQueueBytes / 1024.0);
+                  n.meanQueueBytes / 1024.0) +
+           BusiestLinkLines(n);
 }
 
 } // namespace

@@ -84,7 +84,8 @@ struct ReplayResult
     bool interrupted{false};             //!< stopped by the stop flag
     bool timedOut{false};                //!< stopped by the time limit
     std::string networkFailure;          //!< packet level: the run guard's report, if it stopped it
-    std::optional<NetworkStats> networkStats; //!< packet level: PFC, ECN, queues, drops
+    std::optional<NetworkStats> networkStats;   //!< packet level: PFC, ECN, queues, drops
+    std::vector<LinkUtilization> timelineLinks; //!< packet level: busiest links, with windows
     InvariantReport invariants; //!< packet level, with an invariant period: what the checks found
     Time simulated;             //!< last rank's finish, or the stop time
     uint64_t events{0};         //!< simulator events of the replay

@@ -62,6 +62,7 @@ RunReplay(const ReplayRunConfig& config)
     limits.watch.invariantPeriod = config.invariantPeriod;
     limits.watch.timeseriesPath = config.timeseriesPath;
     limits.watch.samplePeriod = config.samplePeriod;
+    limits.watch.links = config.links;
     limits.progress = config.progress;
     limits.progressPeriod = config.progressPeriod;
     limits.stopFlag = config.stopFlag;
@@ -81,16 +82,21 @@ RunReplay(const ReplayRunConfig& config)
             paths.push_back(FindCriticalPath(session.GetJobs(), spans->GetSpans(), j));
         }
     }
+    ReplayResult result = session.Collect();
     if (!config.timelinePath.empty())
     {
         std::ofstream out(config.timelinePath);
-        WriteReplayTimeline(out, session.GetJobs(), spans->GetSpans(), paths);
+        WriteReplayTimeline(out,
+                            session.GetJobs(),
+                            spans->GetSpans(),
+                            paths,
+                            result.timelineLinks,
+                            config.links.period);
         if (!out)
         {
             throw InputError("--timeline: " + config.timelinePath + ": cannot write the file");
         }
     }
-    ReplayResult result = session.Collect();
     if (config.criticalPath)
     {
         result.criticalPaths = std::move(paths);

@@ -41,6 +41,7 @@ struct ReplayRunConfig
     Time invariantPeriod{0};    //!< packet level: check the InvariantChecker rules this often
     std::string timeseriesPath; //!< packet level: switch samples CSV, if set
     Time samplePeriod{MicroSeconds(10)};        //!< packet level: time between samples
+    LinkWatchSettings links;                    //!< packet level: link utilization
     std::ostream* progress{nullptr};            //!< progress lines go here, if set
     double progressPeriod{2.0};                 //!< wall seconds between progress lines
     const std::atomic<bool>* stopFlag{nullptr}; //!< stop the run when it becomes true

@@ -243,6 +243,7 @@ ReplaySession::Collect()
     const ReplayNetworkFigures network = m_net.observer->Collect(AllFinished());
     result.networkFailure = network.failure;
     result.networkStats = network.stats;
+    result.timelineLinks = network.timelineLinks;
     result.invariants = network.invariants;
     const bool alone = m_jobs.size() == 1 && m_jobs[0].fillsFabric;
     result.completed = true;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -78,13 +79,58 @@ Arguments(const EtNode& node, uint32_t rank)
     return args;
 }
 
+/**
+ * One counter track per link of \p links under process \p pid: its utilization in
+ * percent per window, a value where it changes (a counter holds until the next one),
+ * and zero at \p end, the run's last finish.
+ */
+void
+AddLinkCounters(nlohmann::json& events,
+                uint32_t pid,
+                const std::vector<LinkUtilization>& links,
+                Time window,
+                Time end)
+{
+    if (links.empty())
+    {
+        return;
+    }
+    AddName(events, "process_name", pid, -1, "link utilization (busiest links)", pid);
+    for (const LinkUtilization& link : links)
+    {
+        const std::string name = link.name.GetName() + " (" + link.name.GetRoles() + ")";
+        double last = -1;
+        for (size_t w = 0; w <= link.windows.size(); ++w)
+        {
+            // A last zero at the end of the run, so that the track ends at rest.
+            const double percent =
+                w < link.windows.size() ? std::round(link.windows[w] * 1000.0) / 10.0 : 0.0;
+            if (percent == last)
+            {
+                continue;
+            }
+            last = percent;
+            const Time at = w < link.windows.size()
+                                ? PicoSeconds(window.GetPicoSeconds() * static_cast<int64_t>(w))
+                                : end;
+            events.push_back({{"name", name},
+                              {"ph", "C"},
+                              {"pid", pid},
+                              {"ts", Micros(at)},
+                              {"args", {{"utilization %", percent}}}});
+        }
+    }
+}
+
 } // namespace
 
 void
 WriteReplayTimeline(std::ostream& out,
                     const std::vector<ReplayJob>& jobs,
                     const std::vector<ReplaySpan>& spans,
-                    const std::vector<CriticalPath>& paths)
+                    const std::vector<CriticalPath>& paths,
+                    const std::vector<LinkUtilization>& links,
+                    Time window)
 {
     nlohmann::json events = nlohmann::json::array();
     // Tracks: (job, rank, lane, overlap level) -> tid, levels filled greedily in
@@ -177,6 +223,12 @@ WriteReplayTimeline(std::ostream& out,
                  {"args", {{"rank", step.rank}, {"node", step.node}, {"name", step.name}}}});
         }
     }
+    Time end;
+    for (const ReplaySpan& span : spans)
+    {
+        end = Max(end, span.end);
+    }
+    AddLinkCounters(events, pathPid + 1, links, window, end);
     nlohmann::json doc = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
     out << doc.dump() << "\n";
 }

@@ -8,6 +8,7 @@
 #include "ns3/hpcc-input-path.h"
 #include "ns3/hpcc-network.h"
 #include "ns3/hpcc-output-format.h"
+#include "ns3/hpcc-output-path.h"
 #include "ns3/hpcc-pfc-recorder.h"
 #include "ns3/hpcc-qlen-monitor.h"
 #include "ns3/hpcc-routes.h"
@@ -44,13 +45,6 @@ double
 SecondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/** \return \p configured's file name inside \p dir */
-std::string
-OutputPath(const std::string& dir, const std::string& configured)
-{
-    return (std::filesystem::path(dir) / std::filesystem::path(configured).filename()).string();
 }
 
 /**
@@ -206,6 +200,10 @@ RunHpcc(const HpccRunOptions& o)
     {
         warn(w);
     }
+    // Outputs go where the configuration says; their folders are checked before any work.
+    r.fctPath = HpccOutputPath(config, "FCT_OUTPUT_FILE", config.fctOutputFile, o.outDir);
+    r.pfcPath = HpccOutputPath(config, "PFC_OUTPUT_FILE", config.pfcOutputFile, o.outDir);
+    r.qlenPath = HpccOutputPath(config, "QLEN_MON_FILE", config.qlenMonFile, o.outDir);
     const HpccInputPath topology =
         ResolveHpccInput(config, "TOPOLOGY_FILE", o.topologyPath, "--topology");
     const HpccInputPath flowFile = ResolveHpccInput(config, "FLOW_FILE", o.flowPath, "--flows");
@@ -283,10 +281,7 @@ RunHpcc(const HpccRunOptions& o)
                           r.maxBdp,
                           HpccUsesPeerWindow(config, r.cc.scheme));
 
-    // Outputs and the run
-    r.fctPath = OutputPath(o.outDir, config.fctOutputFile);
-    r.pfcPath = OutputPath(o.outDir, config.pfcOutputFile);
-    r.qlenPath = OutputPath(o.outDir, config.qlenMonFile);
+    // The run
     std::unique_ptr<HpccQlenMonitor> qlen;
     std::unique_ptr<HpccFlowDriver> driver;
     auto flowsDone = [&driver]()

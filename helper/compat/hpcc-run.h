@@ -30,7 +30,7 @@ struct HpccRunOptions
     std::string configPath;   //!< the simulator's config.txt
     std::string topologyPath; //!< replaces TOPOLOGY_FILE when not empty
     std::string flowPath;     //!< replaces FLOW_FILE when not empty
-    std::string outDir{"."};  //!< fct, pfc and qlen files go here, under their config names
+    std::string outDir;       //!< fct, pfc and qlen files by file name here; empty: config paths
     HpccFidelity fidelity{HpccFidelity::Faithful}; //!< model or peer simplifications
     uint32_t bucketPercent{5};  //!< width of the slowdown size buckets, % of the flows
     double progressSeconds{2};  //!< wall seconds between progress lines; 0: none

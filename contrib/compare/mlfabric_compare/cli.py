@@ -107,7 +107,7 @@ def main(argv=None, root=None):
     plots = report.make_plots(states, rows, results_dir)
     command = "./mlfabric compare " + " ".join(argv)
     report.write_report(experiment, rows, [report.failure_text(s) for s in failed], plots,
-                        results_dir, command)
+                        results_dir, command, states)
     print(report.format_table(rows))
     print(f"\nresults: {results_dir}/report.md")
     for state in failed:

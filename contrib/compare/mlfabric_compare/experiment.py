@@ -58,6 +58,7 @@ class Run:
         if self.backend == "packet":
             args.append(f"--cc={self.scheme}")
             args.append(f"--timeseries={os.path.join(out_dir, 'timeseries.csv')}")
+            args.append(f"--link-utilization={os.path.join(out_dir, 'links.json')}")
         for key in ("comm_groups", "system"):
             if self.workload.get(key):
                 flag = "comm-group" if key == "comm_groups" else key

@@ -5,6 +5,7 @@ values written on the bars, each figure as PNG and SVG."""
 import csv
 import json
 import os
+import re
 from collections import defaultdict
 
 # Okabe-Ito colors (distinguishable with color-blindness), one per scheme, and a line
@@ -90,27 +91,36 @@ def iteration_time(plt, done, by_id, results_dir):
     return name
 
 
-def _group_kinds(state):
-    """group id -> a label by its members: 'all ranks', or 'N ranks, stride S'."""
-    # The experiment's file, or the one beside the trace (as the replay reads it).
-    path = state.run.workload.get("comm_groups") or state.run.workload["trace"] + \
-        ".comm-groups.json"
-    kinds = {"": "all ranks", "all": "all ranks", "0": "all ranks"}
-    try:
-        with open(path, encoding="utf-8") as f:
-            groups = json.load(f)
-    except (OSError, ValueError):
-        return kinds
-    for gid, members in groups.items():
-        members = sorted(members)
-        strides = {b - a for a, b in zip(members, members[1:])}
-        stride = f", stride {strides.pop()}" if len(strides) == 1 else ""
-        kinds[str(gid)] = f"{len(members)} ranks{stride}"
-    return kinds
+# Panels in the order of the parallelism dimensions, innermost first.
+KIND_ORDER = ("tp", "ep", "pp", "dp", "world", "group")
+KIND_TITLE = {
+    "tp": "TP: tensor-parallel collectives",
+    "ep": "EP: expert-parallel collectives",
+    "pp": "PP: pipeline sends (issue to arrival)",
+    "dp": "DP: data-parallel collectives",
+    "world": "world: collectives over all ranks",
+    "group": "other groups' collectives",
+}
+# A marker per scheme, every few points, so that curves that coincide stay apart.
+SCHEME_MARKER = {"none": "o", "dcqcn": "s", "dcqcn-hpccns3": "P", "hpcc": "D",
+                 "timely": "^", "dctcp": "v", "swift": "X"}
+
+
+def _durations_by_kind(summary):
+    """kind -> durations (us): collectives by their parallelism kind, sends as pp."""
+    out = defaultdict(list)
+    for c in summary.get("collectives", []):
+        if "start_ns" in c and "end_ns" in c:
+            out[c.get("kind") or "group"].append((c["end_ns"] - c["start_ns"]) / 1e3)
+    for m in summary.get("sends", []):
+        if m.get("arrival_ns") is not None and "issue_ns" in m:
+            out["pp"].append((m["arrival_ns"] - m["issue_ns"]) / 1e3)
+    return out
 
 
 def collective_cdfs(plt, done, by_id, results_dir):
-    """One CDF panel per kind of group, every scheme a curve of its own style."""
+    """One CDF panel per parallelism kind (tp, ep, pp, dp, world), every scheme a curve
+    of its own color, line style and marker."""
     per_kind = defaultdict(dict)
     for s in done:
         try:
@@ -118,45 +128,54 @@ def collective_cdfs(plt, done, by_id, results_dir):
                 summary = json.load(f)
         except (OSError, ValueError):
             continue
-        kinds = _group_kinds(s)
-        for c in summary.get("collectives", []):
-            if "start_ns" in c and "end_ns" in c:
-                kind = kinds.get(str(c.get("group", "")), f"group {c.get('group')}")
-                per_kind[kind].setdefault(s.run.run_id, []).append(
-                    (c["end_ns"] - c["start_ns"]) / 1e3)
+        for kind, durations in _durations_by_kind(summary).items():
+            per_kind[kind][s.run.run_id] = durations
     if not per_kind:
         return None
-    kinds = sorted(per_kind)
-    fig, axes = plt.subplots(1, len(kinds), figsize=(3.4 * len(kinds) + 0.6, 3.4),
+    kinds = sorted(per_kind, key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER
+                                            else len(KIND_ORDER), k))
+    fig, axes = plt.subplots(1, len(kinds), figsize=(3.5 * len(kinds) + 0.4, 3.7),
                              squeeze=False)
     order = {s.run.run_id: i for i, s in enumerate(done)}
+    scheme_of = {s.run.run_id: s.run.scheme for s in done}
     for ax, kind in zip(axes[0], kinds):
         runs = sorted(per_kind[kind].items(), key=lambda kv: order[kv[0]])
         low = min(min(d) for _, d in runs)
         high = max(max(d) for _, d in runs)
         for i, (run_id, durations) in enumerate(runs):
-            durations.sort()
-            scheme = next(s.run.scheme for s in done if s.run.run_id == run_id)
-            # From 0 at the shortest collective, so that even one collective is a step.
+            durations = sorted(durations)
+            scheme = scheme_of[run_id]
+            # From 0 at the shortest, so that even one message is a step.
             xs = [low] + durations
             ys = [0.0] + [(k + 1) / len(durations) for k in range(len(durations))]
-            # Wider lines first, so that a curve drawn over another leaves it visible.
+            # Markers at staggered points, so that each scheme shows where curves meet.
+            every = max(1, len(xs) // 8)
             ax.step(xs, ys, where="post", color=scheme_color(scheme),
-                    linestyle=scheme_line(scheme), linewidth=3.0 - 2.0 * i / max(1, len(runs)),
-                    marker="o" if len(durations) <= 12 else None, markersize=3,
+                    linestyle=scheme_line(scheme), linewidth=2.6 - 1.6 * i / max(1, len(runs)),
+                    marker=SCHEME_MARKER.get(scheme, "o"), markersize=4.5, markevery=(
+                        (i * every // max(1, len(runs))) % every, every),
+                    markerfacecolor="none", markeredgewidth=1.0,
                     label=by_id[run_id]["label"], zorder=2 + i)
         if high > 20 * low:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
             ax.set_xscale("log")
+            # Plain numbers at 1, 2 and 5 per decade: a reader needs values, not powers.
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(NullFormatter())
         else:
             ax.set_xlim(low - 0.05 * (high - low) - 1e-9, high + 0.05 * (high - low) + 1e-9)
-        ax.set_xlabel("collective time (us)")
-        title = kind if kind.startswith("group") else f"groups of {kind}"
-        ax.set_title(f"{title} ({len(runs[0][1])} collectives per run)", fontsize=9)
+        ax.set_xlabel("time (us)")
+        count = len(runs[0][1])
+        what = "sends" if kind == "pp" else "collectives"
+        ax.set_title(f"{KIND_TITLE.get(kind, kind)}\n({count} {what} per run)", fontsize=8.5)
         ax.set_ylim(0, 1.02)
         ax.grid(True, which="both", linewidth=0.3, alpha=0.5)
-    axes[0][0].set_ylabel("fraction of collectives")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
+    axes[0][0].set_ylabel("fraction (CDF)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(7, len(labels)), fontsize=7.5,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     name = _save(fig, results_dir, "collective-cdf")
     plt.close(fig)
     return name
@@ -257,6 +276,99 @@ def pfc_pauses(plt, done, by_id, series, results_dir):
     return name
 
 
+# Link groups in the order traffic crosses them: up from the NPUs, across, back down.
+ROLE_GROUP_ORDER = ("npu>scale-up", "scale-up>npu", "nic>leaf", "leaf>spine", "leaf>agg",
+                    "agg>core", "core>agg", "agg>leaf", "spine>leaf", "leaf>nic")
+
+
+def read_links(path):
+    """A run's links.json (chakra-replay --link-utilization): window and links."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return data["window_ns"], data["links"]
+    except (OSError, ValueError, KeyError):
+        return None, []
+
+
+def _natural(name):
+    """Sort key that puts nic2 before nic10."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
+def _group_key(roles):
+    return (ROLE_GROUP_ORDER.index(roles) if roles in ROLE_GROUP_ORDER
+            else len(ROLE_GROUP_ORDER), roles)
+
+
+def link_heatmap(plt, done, by_id, results_dir, max_columns=300):
+    """Links x time, a panel per run: each link direction's utilization per window,
+    links grouped by role (NIC to leaf, leaf to spine, ...), idle links left out."""
+    runs = [(s, *read_links(os.path.join(s.out_dir, "links.json"))) for s in done]
+    runs = [(s, w, links) for s, w, links in runs if w and links]
+    if not runs:
+        return None
+    import numpy as np
+    # The same rows in every panel: links that carried traffic in any run.
+    busy = {}
+    for _, _, links in runs:
+        for link in links:
+            if link["mean"] > 1e-4:
+                busy[link["name"]] = link["roles"]
+    if not busy:
+        return None
+    names = sorted(busy, key=lambda n: (_group_key(busy[n]), _natural(n)))
+    row = {n: i for i, n in enumerate(names)}
+    cols = 2 if len(runs) > 3 else 1
+    nrows = (len(runs) + cols - 1) // cols
+    height = min(3.2, 0.6 + 0.028 * len(names))
+    fig, axes = plt.subplots(nrows, cols, figsize=(5.6 * cols + 1.0, height * nrows + 0.6),
+                             squeeze=False, sharey=True)
+    image = None
+    for k, (s, window, links) in enumerate(runs):
+        ax = axes[k // cols][k % cols]
+        windows = max(len(link["windows"]) for link in links)
+        # Windows averaged into at most max_columns columns: the mean stays the mean.
+        per = max(1, -(-windows // max_columns))
+        grid = np.zeros((len(names), -(-windows // per)))
+        for link in links:
+            if link["name"] in row:
+                w = np.array(link["windows"] + [0.0] * (windows - len(link["windows"])))
+                w = np.pad(w, (0, grid.shape[1] * per - windows))
+                grid[row[link["name"]]] = 100 * w.reshape(-1, per).mean(axis=1)
+        image = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis",
+                          vmin=0, vmax=100, origin="upper",
+                          extent=(0, grid.shape[1] * per * window / 1e6, len(names), 0))
+        # Each run on its own time axis: a slow scheme would squeeze the others.
+        ax.set_xlim(0, windows * window / 1e6)
+        ax.set_title(f"{by_id[s.run.run_id]['label']}  ({per * window / 1e3:.0f} us columns)",
+                     fontsize=8.5, color=scheme_color(s.run.scheme), fontweight="bold")
+        # A line between role groups, the group's name at its middle.
+        groups = []
+        for i, n in enumerate(names):
+            if not groups or groups[-1][0] != busy[n]:
+                groups.append([busy[n], i, i + 1])
+            groups[-1][2] = i + 1
+        for _, first, _ in groups[1:]:
+            ax.axhline(first, color="white", linewidth=0.8)
+        ax.set_yticks([(a + b) / 2 for _, a, b in groups])
+        ax.set_yticklabels([f"{g.replace('>', ' > ')} ({b - a})" for g, a, b in groups],
+                           fontsize=7)
+        ax.tick_params(axis="y", length=0)
+        if k // cols == nrows - 1 or k + cols >= len(runs):
+            ax.set_xlabel("simulated time (ms)", fontsize=8)
+    for k in range(len(runs), nrows * cols):
+        axes[k // cols][k % cols].axis("off")
+    fig.suptitle("Link utilization over time (each row one direction of a link that carried "
+                 "traffic)", fontsize=9.5)
+    fig.tight_layout(rect=(0, 0, 0.88, 0.96))
+    bar = fig.add_axes((0.895, 0.14, 0.014, 0.72))
+    fig.colorbar(image, cax=bar).set_label("utilization (%)", fontsize=8)
+    name = _save(fig, results_dir, "link-utilization")
+    plt.close(fig)
+    return name
+
+
 def make_figures(states, rows, results_dir):
     """Every figure; returns the PNG names (empty without matplotlib or finished runs)."""
     try:
@@ -275,4 +387,5 @@ def make_figures(states, rows, results_dir):
               for s in done}
     made.append(queues(plt, done, by_id, series, results_dir))
     made.append(pfc_pauses(plt, done, by_id, series, results_dir))
+    made.append(link_heatmap(plt, done, by_id, results_dir))
     return [m for m in made if m]

@@ -24,6 +24,7 @@ COLUMNS = [
     ("ecn_marks", "ECN marks", "{}"),
     ("cnps", "CNPs", "{}"),
     ("drops", "drops", "{}"),
+    ("busiest_link_text", "busiest link (mean/peak %)", "{}"),
     ("events_per_s_m", "Mevents/s", "{:.2f}"),
 ]
 
@@ -84,6 +85,17 @@ def summarize(state):
         "wall_seconds": wall,
         "events_per_s_m": (s.get("events", 0) / wall / 1e6) if wall else None,
     }
+    links = net.get("busiest_links") or []
+    if links:
+        top = links[0]
+        row["busiest_links"] = [{k: link.get(k) for k in ("name", "roles", "mean", "peak")}
+                                for link in links]
+        row["link_window_us"] = net.get("link_window_ns", 0) / 1e3
+        row["busiest_link"] = top["name"]
+        row["busiest_link_mean_pct"] = 100 * top["mean"]
+        row["busiest_link_peak_pct"] = 100 * top["peak"]
+        row["busiest_link_text"] = (f"{top['name']} {100 * top['mean']:.0f}/"
+                                    f"{100 * top['peak']:.0f}")
     path = s.get("critical_path") or {}
     if path.get("length_ns"):
         row["critical_path_ms"] = path["length_ns"] / 1e6
@@ -111,6 +123,48 @@ def critical_path_table(rows):
     return lines + [""]
 
 
+def _all_links(state):
+    """link name -> (roles, mean, peak) of every link of a run: from its links.json, or
+    the summary's busiest links when there is no such file."""
+    _, links = figures.read_links(os.path.join(state.out_dir, "links.json"))
+    return {link["name"]: (link["roles"], link["mean"], link["peak"]) for link in links}
+
+
+def busiest_links_table(states, rows, count=8):
+    """Markdown lines: the links busiest in any run, by role, with each run's mean and
+    peak utilization."""
+    rows = [r for r in rows if r.get("busiest_links")]
+    if not rows:
+        return []
+    by_run = {s.run.run_id: _all_links(s) for s in states}
+    for r in rows:
+        for link in r["busiest_links"]:
+            by_run.setdefault(r["run_id"], {}).setdefault(
+                link["name"], (link["roles"], link["mean"], link["peak"]))
+    best = {}  # name -> (roles, its highest mean in any run)
+    for r in rows:
+        for name, (roles, mean, _) in by_run.get(r["run_id"], {}).items():
+            if mean > best.get(name, (roles, -1.0))[1]:
+                best[name] = (roles, mean)
+    top = sorted(best, key=lambda n: (-best[n][1], n))[:count]
+    window = rows[0].get("link_window_us") or 0
+    lines = ["## The busiest links", "",
+             f"Utilization of each link direction, named by role (nic: an NPU's RoCE NIC, "
+             f"npu: its scale-up port, then the switches): mean over the run / peak over "
+             f"{window:.0f} us windows, in percent of the line rate, wire bytes with their "
+             f"headers. The {len(top)} busiest links of any run; figure: link-utilization.png.",
+             "",
+             "| link | roles | " + " | ".join(r["label"] for r in rows) + " |",
+             "|---|---|" + "---|" * len(rows)]
+    for name in top:
+        cells = []
+        for r in rows:
+            got = by_run.get(r["run_id"], {}).get(name)
+            cells.append(f"{100 * got[1]:.1f} / {100 * got[2]:.1f}" if got else "-")
+        lines.append(f"| {name} | {best[name][0]} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def format_table(rows):
     """A fixed-width text table of the rows."""
     headers = [h for _, h, _ in COLUMNS]
@@ -133,7 +187,7 @@ def write_tables(rows, results_dir):
     # CSV cells are flat: the critical path's shares become one column per kind.
     flat = []
     for row in rows:
-        cells = {k: v for k, v in row.items() if not isinstance(v, dict)}
+        cells = {k: v for k, v in row.items() if not isinstance(v, (dict, list))}
         for kind, share in row.get("critical_path_share", {}).items():
             cells[f"critical_path_share_{kind.replace(' ', '_')}"] = share
         flat.append(cells)
@@ -164,7 +218,7 @@ def failure_text(state):
     return f"{state.run.run_id}: did not finish (no summary.json); see {log}"
 
 
-def write_report(experiment, rows, failed, plots, results_dir, command):
+def write_report(experiment, rows, failed, plots, results_dir, command, states=()):
     """report.md: what ran, the table, the plots."""
     lines = [f"# {experiment.name}", ""]
     if experiment.description:
@@ -181,6 +235,7 @@ def write_report(experiment, rows, failed, plots, results_dir, command):
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines += critical_path_table(rows)
+    lines += busiest_links_table(states, rows)
     if failed:
         lines += ["Runs that did not finish:", ""]
         lines += [f"- {text}" for text in failed]
@@ -190,12 +245,13 @@ def write_report(experiment, rows, failed, plots, results_dir, command):
         "collective-cdf.png": "Collective completion times",
         "queue-over-time.png": "Switch queues over time: the bottleneck port and the sum",
         "pfc-pauses.png": "PFC pauses per switch, by role",
+        "link-utilization.png": "Link utilization over time, links by role",
     }
     for plot in plots:
         lines += [f"## {titles.get(plot, plot)}", "", f"![{titles.get(plot, plot)}]({plot})", ""]
     lines += ["Each figure is also in SVG (same name, `.svg`). Files: `results.csv`, "
               "`results.json`, and per run `runs/<run>/summary.json`, `ranks.csv`, "
-              "`timeseries.csv`, `timeline.json` (open in https://ui.perfetto.dev), `log.txt`.",
+              "`timeseries.csv`, `links.json`, `timeline.json` (open in https://ui.perfetto.dev), `log.txt`.",
               ""]
     with open(os.path.join(results_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))

@@ -36,7 +36,12 @@ summary = {
     "collectives": [{"start_ns": 0, "end_ns": int(1e5 * scale * (i + 1))} for i in range(4)],
     "network_stats": {"pfc_pause_frames": int(10 * scale), "pfc_paused_ns": 1000,
                 "peak_queue_bytes": 2048 * scale, "mean_queue_bytes": 512,
-                "ecn_marks": 7, "cnps": 3, "drops": 0},
+                "ecn_marks": 7, "cnps": 3, "drops": 0,
+                "busiest_links": [{"name": "leaf0>spine0", "roles": "leaf>spine",
+                                   "mean": 0.2 * scale, "peak": 0.3 * scale},
+                                  {"name": "nic1>leaf0", "roles": "nic>leaf",
+                                   "mean": 0.1, "peak": 0.9}],
+                "link_window_ns": 1000},
     "events": 1000000,
     "wall_seconds": 0.5,
 }
@@ -48,3 +53,12 @@ if "timeseries" in args:
         for t in range(5):
             for sw in (8, 9):
                 f.write(f"{t * 1000},{sw},{int(100 * scale * t)},{int(50 * scale * t)},{t},leaf{sw - 8},leaf\n")
+if "link-utilization" in args:
+    # Two busy directions and an idle one, five 1 us windows.
+    links = [("leaf0>spine0", "leaf>spine", [0.2 * scale] * 5),
+             ("nic1>leaf0", "nic>leaf", [0.1, 0.9, 0.0, 0.0, 0.0]),
+             ("spine0>leaf0", "spine>leaf", [0.0] * 5)]
+    with open(args["link-utilization"], "w", encoding="utf-8") as f:
+        json.dump({"window_ns": 1000,
+                   "links": [{"name": n, "roles": r, "mean": sum(w) / 5, "peak": max(w),
+                              "windows": w} for n, r, w in links]}, f)

@@ -165,8 +165,20 @@ class CompareTest(unittest.TestCase):
             text = f.read()
         self.assertIn("# cmp", text)
         self.assertIn("three schemes", text)
+        # The busiest links: in the table, and in the report by role with every run.
+        self.assertEqual(rows["none"]["busiest_link"], "leaf0>spine0")
+        self.assertAlmostEqual(rows["none"]["busiest_link_mean_pct"], 60.0)
+        self.assertIn("leaf0>spine0 60/90", out)
+        self.assertIn("## The busiest links", text)
+        # By the highest mean of any run: leaf0>spine0 (up to 60 %) before nic1>leaf0
+        # (20 %); the idle spine0>leaf0 last.
+        links = [line.split(" | ")[0] for line in text.splitlines()
+                 if line.startswith("| ") and ">" in line.split(" | ")[0]]
+        self.assertEqual(links[:2], ["| leaf0>spine0", "| nic1>leaf0"])
+        self.assertIn("| leaf0>spine0 | leaf>spine | 60.0 / 60.0 | 40.0 / 40.0 | 20.0 / 20.0 |",
+                      text)
         for plot in ("iteration-time.png", "collective-cdf.png", "queue-over-time.png",
-                     "pfc-pauses.png"):
+                     "pfc-pauses.png", "link-utilization.png"):
             self.assertIn(f"]({plot})", text)
             with open(os.path.join(results, plot), "rb") as img:
                 self.assertEqual(img.read(8), b"\x89PNG\r\n\x1a\n")
