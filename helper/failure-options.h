@@ -21,7 +21,7 @@ class RoceNetwork;
 
 /**
  * \ingroup mlfabric-helper
- * Declare --fail=<link or switch>@<time>[,up@<time>] (repeatable) on an example. The
+ * Declare --fail (repeatable) on an example: "<link or switch>@<time>[,up@<time>]". The
  * detection delay is the attribute ns3::FailureSchedule::DetectionDelay.
  * \param cli the command line, before Parse
  */
