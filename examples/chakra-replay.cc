@@ -25,6 +25,7 @@
 #include "ns3/core-module.h"
 #include "ns3/effective-settings.h"
 #include "ns3/example-cli.h"
+#include "ns3/failure-options.h"
 #include "ns3/input-error.h"
 #include "ns3/replay-job-report.h"
 #include "ns3/replay-report.h"
@@ -162,6 +163,7 @@ Main(int argc, char** argv)
             "");
     AddInvariantOptions(cli);
     AddCcOptions(cli);
+    AddFailureOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
     cli.Parse(argc, argv);
 
@@ -219,7 +221,8 @@ Main(int argc, char** argv)
                                "link-period",
                                "busiest-links",
                                "link-utilization",
-                               "timeline-links"})
+                               "timeline-links",
+                               "fail"})
     {
         if (!packet && cli.IsSet(option))
         {
@@ -251,6 +254,7 @@ Main(int argc, char** argv)
                          cli.Get("cc") + "')");
     }
     config.network.cc = cc.front();
+    config.network.failures = cli.GetAll("fail");
     config.ctrlDeps = cli.GetBool("ctrl-deps");
     config.cpuSlots = static_cast<uint32_t>(cli.GetUint("cpu-slots", 0, 1U << 20));
     config.computeSlots = static_cast<uint32_t>(cli.GetUint("compute-slots", 0, 1U << 20));
@@ -330,6 +334,7 @@ Main(int argc, char** argv)
                   << DescribeCriticalPath(result.criticalPaths[j]) << "\n";
     }
     PrintInvariantReport(std::cout, result.invariants);
+    PrintFailureReport(std::cout, result.failures);
     if (cli.GetBool("astra-log"))
     {
         std::cout << "\n";
@@ -350,6 +355,10 @@ Main(int argc, char** argv)
         if (result.invariants.checked)
         {
             summary["invariants"] = ToJson(result.invariants);
+        }
+        if (!result.failures.empty())
+        {
+            summary["failures"] = FailuresToJson(result.failures);
         }
         if (!multi && !result.criticalPaths.empty())
         {

@@ -11,10 +11,12 @@
 #include "ns3/fabric-figures.h"
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/failure-spec.h"
 #include "ns3/hpcc-topology-writer.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/summary.h"
+#include "ns3/units.h"
 
 #include <cstdlib>
 #include <iomanip>
@@ -118,6 +120,7 @@ Run(int argc, char** argv)
     cli.Add("svg", "also render the picture as SVG when Graphviz' dot is on PATH", "1");
     cli.Add("export-hpcc", "also write the fabric as an HPCC topology file", "");
     cli.Add("summary", "write the figures as JSON to this file", "");
+    cli.Add("links", "also list every link by the name --fail takes (0 or 1)", "0");
     cli.Parse(argc, argv);
 
     const std::string path = cli.Get("fabric");
@@ -170,6 +173,16 @@ Run(int argc, char** argv)
         WriteHpccTopology(loaded.fabric, cli.Get("export-hpcc"));
         std::cout << "  " << std::left << std::setw(24) << "HPCC topology" << cli.Get("export-hpcc")
                   << '\n';
+    }
+
+    if (cli.GetBool("links"))
+    {
+        std::cout << "\nlinks (as --fail names them):\n";
+        for (uint32_t l = 0; l < loaded.fabric.GetLinkCount(); ++l)
+        {
+            std::cout << "  " << FailureLinkName(loaded.fabric, l) << "  "
+                      << FormatRate(loaded.fabric.GetLink(l).settings.rateBps) << '\n';
+        }
     }
 
     nlohmann::json summary = FabricFiguresToJson(figures);

@@ -14,6 +14,7 @@
 #include "ns3/cc-options.h"
 #include "ns3/core-module.h"
 #include "ns3/example-cli.h"
+#include "ns3/failure-options.h"
 #include "ns3/incast-scenario.h"
 #include "ns3/input-error.h"
 #include "ns3/summary.h"
@@ -65,17 +66,22 @@ DescribeLinks(const IncastConfig& config)
 void
 PrintHeading(const IncastConfig& config, const IncastResult& r)
 {
-    std::printf("incast: %u senders x %llu B -> 1 receiver, %s, PFC %s\n",
+    std::printf("incast: %u senders x %llu B -> 1 receiver, %s, PFC %s%s\n",
                 config.senders,
                 static_cast<unsigned long long>(config.messageBytes),
                 DescribeLinks(config).c_str(),
-                config.pfc ? "on" : "off");
+                config.pfc ? "on" : "off",
+                config.trim ? ", packet trimming on" : "");
     std::printf("congestion control: %s%s%s\nECN thresholds: %s\n%s\n\n",
                 r.scheme.c_str(),
                 config.cc.preset.empty() ? "" : ", preset ",
                 config.cc.preset.c_str(),
                 r.ecnMap.c_str(),
                 FormatEffectiveSettings(r.effective).c_str());
+    if (!r.failureHeader.empty())
+    {
+        std::printf("%s\n\n", r.failureHeader.c_str());
+    }
 }
 
 /** Print one row per scheme. */
@@ -167,6 +173,10 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
                 static_cast<unsigned long long>(r.bytesDelivered),
                 static_cast<unsigned long long>(r.bytesExpected));
     std::printf("%-28s %llu\n", "buffer drops", static_cast<unsigned long long>(r.drops));
+    if (config.trim)
+    {
+        std::printf("%-28s %llu\n", "trimmed packets", static_cast<unsigned long long>(r.trims));
+    }
     std::printf(
         "%-28s %llu\n", "frames lost on wire", static_cast<unsigned long long>(r.lostFrames));
     std::printf(
@@ -202,6 +212,7 @@ PrintTables(const IncastConfig& config, const IncastResult& r)
                     static_cast<unsigned long long>(r.relayPeakUsedBytes),
                     static_cast<unsigned long long>(r.relayBufferBytes));
     }
+    PrintFailureReport(std::cout, r.failures);
     std::printf("%-28s %.3f\n", "last completion (us)", r.lastCompletion.GetSeconds() * 1e6);
     std::printf("%-28s %llu\n", "events", static_cast<unsigned long long>(r.events));
     std::printf("%-28s %.3f\n", "wall time (s)", r.wallSeconds);
@@ -235,6 +246,7 @@ ToJson(const IncastConfig& config, const IncastResult& r)
                               {"bytes_expected", r.bytesExpected},
                               {"bytes_delivered", r.bytesDelivered},
                               {"drops", r.drops},
+                              {"trims", r.trims},
                               {"lost_frames", r.lostFrames},
                               {"timeouts", r.timeouts},
                               {"nacks", r.nacks},
@@ -268,6 +280,10 @@ ToJson(const IncastConfig& config, const IncastResult& r)
     {
         summary["invariants"] = ToJson(r.invariants);
     }
+    if (!r.failures.empty())
+    {
+        summary["failures"] = FailuresToJson(r.failures);
+    }
     return summary;
 }
 
@@ -284,6 +300,10 @@ Main(int argc, char** argv)
     cli.Add("pfc", "PFC on the data priority (0 or 1)", "1");
     cli.Add("buffer", "switch buffer size (e.g. 32MiB)", "32MiB");
     cli.Add("loss", "per-frame loss probability on every link", "0");
+    cli.Add("trim",
+            "packet trimming: a switch cuts a data packet its buffer would drop to its header "
+            "and forwards that at ns3::RoceSwitch::TrimPriority (0 or 1; for --pfc=0)",
+            "0");
     cli.Add("priority",
             "traffic class of the data (its ACKs follow it): a priority other than "
             "ns3::RdmaNic::CnpPriority",
@@ -295,6 +315,7 @@ Main(int argc, char** argv)
     cli.Add("receiver", "with --fabric: the receiving rank (default the last)", "-1");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddInvariantOptions(cli);
+    AddFailureOptions(cli);
     cli.Parse(argc, argv);
 
     IncastConfig config;
@@ -308,11 +329,13 @@ Main(int argc, char** argv)
     config.delay = cli.GetTime("delay");
     config.mtu = cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu");
     config.pfc = cli.GetBool("pfc");
+    config.trim = cli.GetBool("trim");
     config.bufferBytes = cli.GetBytesFor("buffer", "ns3::SharedBufferMmu", "BufferBytes");
     config.loss = cli.GetDouble("loss", 0, 0.5);
     config.stopTime = cli.GetTime("stop");
     config.fabricPath = cli.Get("fabric");
     config.invariantPeriod = GetInvariantPeriod(cli);
+    config.failures = cli.GetAll("fail");
     if (cli.IsSet("receiver"))
     {
         config.receiverRank = static_cast<int64_t>(cli.GetUint("receiver", 0, 1u << 24));
@@ -342,6 +365,10 @@ Main(int argc, char** argv)
         }
         catch (const InputError& e)
         {
+            if (std::string(e.what()).rfind("--fail=", 0) == 0)
+            {
+                throw;
+            }
             // The options were checked; without a fabric only the buffer can be rejected.
             throw InputError((config.fabricPath.empty() ? "--buffer: " : "--fabric: ") +
                              std::string(e.what()));

@@ -39,7 +39,7 @@ AddCcOptions(ExampleCli& cli)
 {
     cli.Add("cc",
             "congestion control: none, dcqcn, dcqcn-hpccns3, dcqcn-window, hpcc, timely, "
-            "dctcp, swift, or all (each in turn); without it the preset's scheme, else none",
+            "dctcp, swift, nscc, or all (each in turn); without it the preset's scheme, else none",
             "none");
     cli.Add("cc-preset",
             "parameter values of a peer simulator: hpcc-ns3 or astra-sim-ns3 (default none)",

@@ -16,7 +16,7 @@ class ExampleCli;
 /**
  * \ingroup mlfabric-helper
  * Declare the congestion-control options of an example:
- * --cc=none|dcqcn|dcqcn-hpccns3|hpcc|timely|dctcp|swift|all, --cc-preset=NAME and
+ * --cc=none|dcqcn|dcqcn-hpccns3|hpcc|timely|dctcp|swift|nscc|all, --cc-preset=NAME and
  * --ecn=MAP. Scheme parameters are ns-3 attributes (--ns3::CcHpcc::TargetUtilization=0.9).
  * \param cli the command line, before Parse
  */

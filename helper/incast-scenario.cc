@@ -8,6 +8,7 @@
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/failure-options.h"
 #include "ns3/input-error.h"
 #include "ns3/invariant-checker.h"
 #include "ns3/log.h"
@@ -49,13 +50,16 @@ RunIncast(const IncastConfig& config)
     Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(config.mtu));
     Config::SetDefault("ns3::SharedBufferMmu::BufferBytes", UintegerValue(config.bufferBytes));
     Config::SetDefault("ns3::SharedBufferMmu::PfcEnabled", BooleanValue(config.pfc));
+    Config::SetDefault("ns3::RoceSwitch::TrimEnabled", BooleanValue(config.trim));
 
     RoceNetwork net;
+    std::vector<FailureSpec> failures;
     uint32_t receiver = 0;
     std::vector<uint32_t> senders;
     if (config.fabricPath.empty())
     {
         const Fabric star = BuildIncastStar(config);
+        failures = ParseFailureOptions(config.failures, star);
         const auto rankNode = net.Install(star, ComputeShortestPathRouting(star), config.mtu);
         receiver = rankNode[0];
         senders.assign(rankNode.begin() + 1, rankNode.end());
@@ -76,6 +80,7 @@ RunIncast(const IncastConfig& config)
                              " senders need " + std::to_string(config.senders + 1) +
                              " NPUs, the fabric has " + std::to_string(ranks));
         }
+        failures = ParseFailureOptions(config.failures, loaded.fabric);
         const RoutingTable routes = ComputeRouting(loaded.fabric, loaded.routing);
         const auto rankNode = InstallFabric(loaded.fabric, routes, net, config.mtu);
         receiver = rankNode[receiverRank];
@@ -87,8 +92,10 @@ RunIncast(const IncastConfig& config)
 
     const CcInstallation cc = InstallCongestionControl(net, config.cc);
     QueueMonitor queues(net);
+    const Ptr<FailureSchedule> failureSchedule = InstallFailures(net, failures);
 
     IncastResult result;
+    result.failureHeader = DescribeFailures(net, failureSchedule, failures);
     NS_LOG_INFO("congestion control " << cc.scheme << ", ECN " << cc.ecnMap);
     result.ecnMap = cc.ecnMap.ToString();
     result.effective = CollectEffectiveSettings(net);
@@ -168,6 +175,10 @@ RunIncast(const IncastConfig& config)
     {
         readQueues();
     }
+    if (failureSchedule)
+    {
+        result.failures = failureSchedule->GetOutcomes();
+    }
     if (checker)
     {
         result.invariants = FinishInvariantChecks(*checker, completed == result.flows.size());
@@ -206,6 +217,7 @@ RunIncast(const IncastConfig& config)
     {
         Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
         result.drops += theSwitch->GetCounters().drops;
+        result.trims += theSwitch->GetCounters().trims;
         result.ecnMarks += theSwitch->GetCounters().ecnMarks;
         if (theSwitch->GetMmu()->GetPeakUsedBytes() >= result.maxBufferBytes)
         {

@@ -7,6 +7,7 @@
 #include "ns3/cc-setup.h"
 #include "ns3/effective-settings.h"
 #include "ns3/fabric.h"
+#include "ns3/failure-schedule.h"
 #include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
 
@@ -37,6 +38,8 @@ struct IncastConfig
     std::string fabricPath;            //!< a fabric file instead of the one switch
     int64_t receiverRank{-1};          //!< with a fabric: the receiver; -1 = last rank
     Time invariantPeriod{0};           //!< check the InvariantChecker rules this often; 0 = off
+    std::vector<std::string> failures; //!< --fail values (ParseFailureSpec)
+    bool trim{false};                  //!< packet trimming at the switches (TrimEnabled)
 };
 
 /** \ingroup mlfabric-helper
@@ -100,6 +103,9 @@ struct IncastResult
     uint64_t events{0};              //!< simulator events executed
     double wallSeconds{0};           //!< wall-clock time of the run
     InvariantReport invariants;      //!< with an invariant period: what the checks found
+    uint64_t trims{0};               //!< data packets the switches cut to their header
+    std::string failureHeader;       //!< DescribeFailures; empty without failures
+    std::vector<FailureSchedule::Outcome> failures; //!< one per --fail value
 };
 
 /**

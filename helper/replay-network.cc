@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/failure-options.h"
 #include "ns3/flow-backend.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
@@ -98,6 +99,9 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
         roce->GetNic(node)->SetAttribute("Mtu", UintegerValue(config.mtu));
     }
     const CcInstallation cc = InstallCongestionControl(*roce, config.cc);
+    const auto failures = ParseFailureOptions(config.failures, net.fabric.fabric);
+    net.failureSchedule = InstallFailures(*roce, failures);
+    const std::string failureLine = DescribeFailures(*roce, net.failureSchedule, failures);
     auto backend = CreateObject<RdmaNetworkBackend>();
     backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));
     AttachRoceNetwork(backend, *roce, rankNode);
@@ -111,6 +115,10 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
     std::ostringstream text;
     text << "packet level, MTU " << config.mtu << " B, congestion control " << cc.scheme << ", "
          << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer");
+    if (!failureLine.empty())
+    {
+        text << "\n" << failureLine;
+    }
     net.description = text.str();
 }
 

@@ -7,6 +7,7 @@
 #include "ns3/analytical-topology.h"
 #include "ns3/cc-setup.h"
 #include "ns3/fabric-loader.h"
+#include "ns3/failure-schedule.h"
 #include "ns3/network-backend.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
@@ -56,7 +57,8 @@ struct ReplayNetworkConfig
     uint32_t mtu{4096};                                   //!< packet and flow: payload per packet
     bool qpPerMessage{false};                             //!< packet and flow: one QP per message
     CcSettings cc;                                        //!< packet level: congestion control
-    double analyticalGoodput{1.0}; //!< analytical: share of the line rate carrying payload
+    double analyticalGoodput{1.0};     //!< analytical: share of the line rate carrying payload
+    std::vector<std::string> failures; //!< packet level: --fail values (ParseFailureSpec)
 };
 
 /**
@@ -72,6 +74,7 @@ struct ReplayNetwork
     std::vector<Ptr<Node>> rankNodes;                //!< node hosting each rank's application
     std::vector<uint32_t> physicalDimensions;        //!< NPUs per dimension, lowest first
     std::string description;                         //!< one line for the report
+    Ptr<FailureSchedule> failureSchedule;            //!< packet level with failures: their schedule
 };
 
 /**

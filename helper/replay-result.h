@@ -5,6 +5,7 @@
 #define MLFABRIC_REPLAY_RESULT_H
 
 #include "ns3/collective-type.h"
+#include "ns3/failure-schedule.h"
 #include "ns3/invariant-options.h"
 #include "ns3/network-stats.h"
 #include "ns3/nstime.h"
@@ -99,6 +100,7 @@ struct ReplayResult
     std::vector<CriticalPath> criticalPaths; //!< per job, with ReplayRunConfig::criticalPath
 
     std::map<std::string, uint64_t> networkCounters; //!< the backend's own counts, by name
+    std::vector<FailureSchedule::Outcome> failures;  //!< packet level: one per --fail value
 
     /** \return bytes sent by all ranks of every job */
     uint64_t GetBytesSent() const;

@@ -245,6 +245,10 @@ ReplaySession::Collect()
     result.networkStats = network.stats;
     result.timelineLinks = network.timelineLinks;
     result.invariants = network.invariants;
+    if (m_net.failureSchedule)
+    {
+        result.failures = m_net.failureSchedule->GetOutcomes();
+    }
     const bool alone = m_jobs.size() == 1 && m_jobs[0].fillsFabric;
     result.completed = true;
     for (const ReplayJob& job : m_jobs)

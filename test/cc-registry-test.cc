@@ -52,8 +52,15 @@ class CcRegistryTest : public testing::Test
 
 TEST_F(CcRegistryTest, NamesMapToTypeIds)
 {
-    const std::vector<std::string> expected = {
-        "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "timely", "dctcp", "swift"};
+    const std::vector<std::string> expected = {"none",
+                                               "dcqcn",
+                                               "dcqcn-hpccns3",
+                                               "dcqcn-window",
+                                               "hpcc",
+                                               "timely",
+                                               "dctcp",
+                                               "swift",
+                                               "nscc"};
     EXPECT_EQ(CcSchemeNames(), expected);
     EXPECT_EQ(CcTypeIdName("hpcc"), "ns3::CcHpcc");
     EXPECT_EQ(CcTypeIdName("dcqcn-hpccns3"), "ns3::CcDcqcnHpccNs3");
@@ -70,7 +77,7 @@ TEST_F(CcRegistryTest, UnknownSchemeIsOneClearError)
 {
     EXPECT_EQ(ErrorOf([] { CreateCongestionOps("cubic"); }),
               "unknown congestion control 'cubic' (known: none, dcqcn, dcqcn-hpccns3, "
-              "dcqcn-window, hpcc, timely, dctcp, swift)");
+              "dcqcn-window, hpcc, timely, dctcp, swift, nscc)");
     EXPECT_NE(ErrorOf([] { CcTypeIdName(""); }), "");
 }
 

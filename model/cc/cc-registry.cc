@@ -36,6 +36,7 @@ Schemes()
         {"timely", "ns3::CcTimely"},
         {"dctcp", "ns3::CcDctcp"},
         {"swift", "ns3::CcSwift"},
+        {"nscc", "ns3::CcNscc"},
     };
     return schemes;
 }

@@ -16,7 +16,7 @@ namespace ns3
 /**
  * \ingroup mlfabric-cc
  * \return the short names of the congestion-control schemes, as given to --cc:
- *         none, dcqcn, dcqcn-hpccns3, dcqcn-window, hpcc, timely, dctcp, swift
+ *         none, dcqcn, dcqcn-hpccns3, dcqcn-window, hpcc, timely, dctcp, swift, nscc
  */
 std::vector<std::string> CcSchemeNames();
 

@@ -46,6 +46,7 @@ class RoceHeader : public Header
         WANT_INT = 8,  //!< switches stamp INT hops
         WANT_CNP = 16, //!< the receiver answers CE marks with CNPs
         ECN_ECHO = 32, //!< (ACK) acknowledged data carried CE
+        TRIMMED = 64,  //!< (DATA) a switch cut the payload off: only the header arrives
     };
 
     RoceHeader() = default;

@@ -154,6 +154,10 @@ RocePort::GetTypeId()
                             "A frame was lost on the wire",
                             MakeTraceSourceAccessor(&RocePort::m_lossTrace),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("FailureLoss",
+                            "A RoCE frame was lost because the link is down (SetLinkFailed)",
+                            MakeTraceSourceAccessor(&RocePort::m_failureLossTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("PfcTx",
                             "A PFC frame was sent: priority, quanta (0 = resume)",
                             MakeTraceSourceAccessor(&RocePort::m_pfcTxTrace),
@@ -457,8 +461,14 @@ RocePort::TryTransmit()
     {
         ScheduleTransmitComplete();
     }
-    if (!isPfc && m_lossProbability > 0 && m_lossRng->GetValue() < m_lossProbability)
+    const bool failedLoss = m_linkFailed;
+    if (failedLoss ||
+        (!isPfc && m_lossProbability > 0 && m_lossRng->GetValue() < m_lossProbability))
     {
+        if (failedLoss)
+        {
+            CountFailureLoss(frame);
+        }
         ++m_counters.lostFrames;
         m_counters.lostPayload += frame.payload;
         if (m_creditFc)
@@ -496,6 +506,17 @@ RocePort::ScheduleTransmitComplete()
 void
 RocePort::Receive(RoceFrame&& frame, bool isPfc)
 {
+    if (m_linkFailed)
+    {
+        // On the cable when it was cut: lost, and never a frame this port received.
+        m_channel->Arrived(this, frame.payload);
+        CountFailureLoss(frame);
+        ++m_counters.lostFrames;
+        m_counters.lostPayload += frame.payload;
+        frame.creditPort = m_creditFc ? this : nullptr;
+        frame.ReturnCredits();
+        return;
+    }
     ++m_counters.rxFrames;
     m_counters.rxPayload += frame.payload;
     m_channel->Arrived(this, frame.payload);
@@ -710,12 +731,56 @@ RocePort::GetMtu() const
 bool
 RocePort::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && !m_linkFailed;
 }
 
 void
 RocePort::AddLinkChangeCallback(Callback<void> callback)
 {
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+void
+RocePort::SetLinkFailed(bool failed)
+{
+    if (failed == m_linkFailed)
+    {
+        return;
+    }
+    NS_LOG_INFO("node " << (m_node ? m_node->GetId() : 0) << " port " << m_ownerIndex << ": link "
+                        << (failed ? "down" : "up"));
+    m_linkFailed = failed;
+    if (failed)
+    {
+        // A dead link has no peer pausing this end: pauses received before end now.
+        for (uint8_t p = 0; p < kNumPriorities; ++p)
+        {
+            if (IsPaused(p))
+            {
+                m_pauseExpiry[p].Cancel();
+                EndPause(p);
+            }
+        }
+    }
+    m_linkChangeCallbacks();
+    TryTransmit();
+}
+
+bool
+RocePort::IsLinkFailed() const
+{
+    return m_linkFailed;
+}
+
+void
+RocePort::CountFailureLoss(const RoceFrame& frame)
+{
+    ++m_counters.failedFrames;
+    m_counters.failedPayload += frame.payload;
+    if (frame.header && !m_failureLossTrace.IsEmpty())
+    {
+        m_failureLossTrace(frame.ToPacket());
+    }
 }
 
 bool

@@ -277,7 +277,7 @@ class RocePort : public NetDevice
         uint64_t txFrames{0};    //!< frames sent (PFC included)
         uint64_t txBytes{0};     //!< wire bytes sent (PFC included)
         uint64_t rxFrames{0};    //!< frames received (PFC included)
-        uint64_t lostFrames{0};  //!< frames lost on the wire (loss probability)
+        uint64_t lostFrames{0};  //!< frames lost on the wire (loss probability, failed link)
         uint64_t pfcPauseTx{0};  //!< pause frames sent (nonzero quanta, refreshes included)
         uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
         uint64_t pfcRx{0};       //!< PFC frames received
@@ -290,6 +290,8 @@ class RocePort : public NetDevice
         uint64_t pfcIgnored{0};         //!< pause frames ignored while the watchdog restores
         uint64_t creditStalls{0};       //!< times the wire went idle for lack of credits
         std::array<Time, kNumPriorities> creditStallTime{}; //!< wire idle for lack of credits
+        uint64_t failedFrames{0};  //!< frames lost because the link was down (in lostFrames)
+        uint64_t failedPayload{0}; //!< their message payload (in lostPayload)
     };
 
     /** \return wire bytes sent so far (PFC included) */
@@ -319,10 +321,22 @@ class RocePort : public NetDevice
     bool SetMtu(const uint16_t mtu) override;
     /** \return the MTU last set */
     uint16_t GetMtu() const override;
-    /** \return true once the port is attached to a channel */
+    /** \return true once the port is attached to a channel, unless its link has failed */
     bool IsLinkUp() const override;
-    /** Ignored: a link never goes down once attached. \param callback unused */
+    /** \param callback called whenever SetLinkFailed changes the link's state */
     void AddLinkChangeCallback(Callback<void> callback) override;
+
+    /**
+     * Fail or restore this end of the link (a cut cable, a dead switch). While failed,
+     * every frame the port sends and every frame that reaches it is lost: the port keeps
+     * draining its owner's queues at line rate, as a switch does into a dead link until
+     * its routes move, and counts the frames in failedFrames and lostFrames. Frames of a
+     * credit-controlled link give their credits back as on any loss.
+     * \param failed true to fail the link, false to restore it
+     */
+    void SetLinkFailed(bool failed);
+    /** \return true while SetLinkFailed holds the link down */
+    bool IsLinkFailed() const;
     /** \return false: a point-to-point RoCE link has no broadcast */
     bool IsBroadcast() const override;
     /** \return the Ethernet broadcast address, as NetDevice requires one */
@@ -408,6 +422,8 @@ class RocePort : public NetDevice
     void ChargeCredits(RoceFrame& frame);
     /** Size \p frame by this link's framing (or back to RoCEv2's) before it is sent. */
     void FrameForLink(RoceFrame& frame) const;
+    /** Count \p frame as lost to a failed link and trace it. \param frame the frame */
+    void CountFailureLoss(const RoceFrame& frame);
 
     RocePortOwner* m_owner{nullptr};
     uint32_t m_ownerIndex{0};
@@ -417,6 +433,9 @@ class RocePort : public NetDevice
     uint16_t m_mtu{4096};
     uint64_t m_rateBps{100'000'000'000};
     double m_lossProbability{0};
+    bool m_linkFailed{false};                             //!< SetLinkFailed
+    TracedCallback<> m_linkChangeCallbacks;               //!< AddLinkChangeCallback
+    TracedCallback<Ptr<const Packet>> m_failureLossTrace; //!< a frame lost to a failed link
     Ptr<UniformRandomVariable> m_lossRng;
     uint16_t m_pauseQuanta{PfcHeader::kMaxQuanta};
     double m_refreshFraction{0.5};

@@ -677,11 +677,40 @@ RdmaNic::Forward(uint32_t inPort, RoceFrame&& frame)
 }
 
 void
+RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
+{
+    ++m_counters.trimmedRx;
+    const Time now = Simulator::Now();
+    if (h.seq < rx.expected)
+    {
+        return; // a copy of bytes already delivered
+    }
+    // Behind a gap already asked for, the resend covers this packet too. At the gap
+    // itself the header says the bytes asked for were lost again: ask at once.
+    if (h.seq > rx.expected && rx.nackedSeq == rx.expected && now - rx.lastNack < m_nackRetry)
+    {
+        return;
+    }
+    rx.nackedSeq = rx.expected;
+    rx.lastNack = now;
+    RoceHeader nack = MakeReply(RoceHeader::NACK, h);
+    nack.seq = rx.expected;
+    nack.timestampPs = h.timestampPs;
+    ++m_counters.nacksTx;
+    SendControl(nack, h.srcQp);
+}
+
+void
 RdmaNic::ReceiveData(const RoceHeader& h)
 {
     NS_ABORT_MSG_IF(h.dstQp >= m_rxQps.size(),
                     "node " << m_nodeId << ": data for unknown QP " << h.dstQp);
     RdmaRxQueuePair& rx = m_rxQps[h.dstQp];
+    if (h.Has(RoceHeader::TRIMMED))
+    {
+        ReceiveTrimmed(rx, h);
+        return;
+    }
     const Time now = Simulator::Now();
     const bool ce = h.Has(RoceHeader::CE);
     if (ce)

@@ -147,6 +147,7 @@ class RdmaNic
         uint64_t outOfOrderBytes{0};    //!< payload received after a gap and discarded
         uint64_t ecnMarkedRx{0};        //!< data packets received with CE
         uint64_t forwardedFrames{0};    //!< frames forwarded for other nodes
+        uint64_t trimmedRx{0};          //!< trimmed data headers received (each NACKed)
     };
 
     /** \return the counters */
@@ -252,6 +253,13 @@ class RdmaNic
     void ProcessedData(uint32_t port, RoceHeader h, uint32_t wireBytes, uint32_t creditBytes);
     /** Handle a data packet for this node. */
     void ReceiveData(const RoceHeader& h);
+    /**
+     * A trimmed header of a data packet arrived: ask at once for the bytes from the first
+     * one missing (go-back-N resends the trimmed packet with them).
+     * \param rx the receive context
+     * \param h the header
+     */
+    void ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */
     void ReceiveAck(const RoceHeader& h);
     /** \return a control packet of \p type answering the data packet \p data */

@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/flow-hash.h"
 #include "ns3/log.h"
+#include "ns3/packet-trimming.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
@@ -61,6 +62,23 @@ RoceSwitch::GetTypeId()
                           UintegerValue(9216),
                           MakeUintegerAccessor(&RoceSwitch::m_quantum),
                           MakeUintegerChecker<uint32_t>(2048))
+            .AddAttribute("TrimEnabled",
+                          "Packet trimming (NDP, Ultra Ethernet): a data packet the buffer "
+                          "would drop is cut to its header, which goes on at TrimPriority; "
+                          "the receiver NACKs it at once. For lossy fabrics without PFC",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceSwitch::m_trimEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimPriority",
+                          "Traffic class of trimmed headers; default 7, served strictly "
+                          "(StrictPriorities)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RoceSwitch::m_trimPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddTraceSource("Trim",
+                            "A data packet was cut to its header: the header, ingress port",
+                            MakeTraceSourceAccessor(&RoceSwitch::m_trimTrace),
+                            "ns3::RoceSwitch::PacketPortCallback")
             .AddTraceSource("Drop",
                             "The buffer refused a packet: packet, ingress port",
                             MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
@@ -248,8 +266,29 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
             : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
 
     const uint32_t in = port.GetOwnerIndex();
-    const uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
-    if (m_mmu->Admit(in, h.priority, bufferBytes) == SharedBufferMmu::DROP)
+    uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
+    bool admitted = m_mmu->Admit(in, h.priority, bufferBytes) != SharedBufferMmu::DROP;
+    if (!admitted && m_trimEnabled && h.type == RoceHeader::DATA && !h.Has(RoceHeader::TRIMMED))
+    {
+        const uint32_t cut = TrimToHeader(frame, m_trimPriority);
+        bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
+        admitted = m_mmu->Admit(in, h.priority, bufferBytes) != SharedBufferMmu::DROP;
+        if (admitted)
+        {
+            ++m_counters.trims;
+            m_counters.trimmedPayload += cut;
+            m_counters.droppedPayload += cut;
+            if (!m_trimTrace.IsEmpty())
+            {
+                m_trimTrace(frame.ToPacket(), in);
+            }
+        }
+        else
+        {
+            m_counters.droppedPayload += cut; // the header is dropped below
+        }
+    }
+    if (!admitted)
     {
         frame.ReturnCredits();
         ++m_counters.drops;

@@ -103,6 +103,8 @@ class RoceSwitch
         uint64_t ecnMarks{0};       //!< packets marked CE
         uint64_t intStamps{0};      //!< INT hop records written
         uint64_t peakQueueBytes{0}; //!< largest egress queue seen, any port
+        uint64_t trims{0};          //!< data packets cut to their header instead of dropped
+        uint64_t trimmedPayload{0}; //!< payload they lost (also in droppedPayload)
     };
 
     /** \return the counters */
@@ -149,8 +151,11 @@ class RoceSwitch
     uint64_t m_ecnKmin;
     uint64_t m_ecnKmax;
     double m_ecnPmax;
+    bool m_trimEnabled;
+    uint8_t m_trimPriority;
 
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_trimTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
     TracedCallback<uint32_t, uint64_t> m_queueTrace;
 };
