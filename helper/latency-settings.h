@@ -30,7 +30,10 @@ struct LatencySettings
     static LatencySettings Current();
     /** \return one line for a run header, e.g. "switch pipeline 300 ns, cut-through ..." */
     std::string Describe() const;
-    /** Give \p flow the same latencies, so the flow level times paths as packets do. */
+    /**
+     * Give a flow backend the same latencies, so the flow level times paths as packets do.
+     * \param flow the backend, before SetFabric
+     */
     void ApplyTo(Ptr<FlowBackend> flow) const;
 };
 
