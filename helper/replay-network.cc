@@ -10,6 +10,7 @@
 #include "ns3/failure-options.h"
 #include "ns3/flow-backend.h"
 #include "ns3/input-error.h"
+#include "ns3/latency-settings.h"
 #include "ns3/log.h"
 #include "ns3/node-container.h"
 #include "ns3/node-list.h"
@@ -114,7 +115,8 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
     net.physicalDimensions = ReplayPhysicalDimensions(net.fabric.fabric);
     std::ostringstream text;
     text << "packet level, MTU " << config.mtu << " B, congestion control " << cc.scheme << ", "
-         << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer");
+         << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer") << ", "
+         << LatencySettings::Current().Describe();
     if (!failureLine.empty())
     {
         text << "\n" << failureLine;
@@ -154,6 +156,7 @@ BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
     auto backend = CreateObject<FlowBackend>();
     backend->SetAttribute("Mtu", UintegerValue(config.mtu));
     backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));
+    LatencySettings::Current().ApplyTo(backend);
     try
     {
         backend->SetFabric(fabric, ComputeRouting(fabric, net.fabric.routing));

@@ -177,6 +177,13 @@ RoceNetwork::AddLink(uint32_t l)
         if (m_nics[self])
         {
             port = m_nics[self]->AddPort(ends[i]);
+            if (!su)
+            {
+                ends[i]->SetAttribute("TransmitLatency",
+                                      TimeValue(m_nics[self]->GetTransmitLatency()));
+                ends[i]->SetAttribute("PipelineLatency",
+                                      TimeValue(m_nics[self]->GetReceiveLatency()));
+            }
             m_nics[self]->SetPfcPriorities(port, su ? 0 : NicLosslessPriorities(s));
             if (s.ecn)
             {
@@ -246,6 +253,16 @@ RoceNetwork::Finalize()
     int64_t stream = 0;
     for (uint32_t s : m_switches)
     {
+        // Scale-up ports keep their dimension's switch latency; the pipeline sets the rest.
+        std::vector<Ptr<RocePort>> ethernet;
+        for (uint32_t p = 0; p < m_switchObjects[s]->GetNPorts(); ++p)
+        {
+            if (!m_switchObjects[s]->GetPort(p)->HasCreditFlowControl())
+            {
+                ethernet.push_back(m_switchObjects[s]->GetPort(p));
+            }
+        }
+        m_switchObjects[s]->GetPipeline()->Apply(ethernet);
         m_switchObjects[s]->ConfigureBuffer(maxFrame);
         stream += m_switchObjects[s]->AssignStreams(stream);
     }
@@ -290,7 +307,7 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
     }
     return m_nics.at(src)->Connect(m_nics.at(dst),
                                    priority,
-                                   RttOf(path),
+                                   RttOf(src, path),
                                    static_cast<uint32_t>(path.size()) - 1,
                                    scaleUpPayload == 0,
                                    scaleUpPayload);
@@ -430,43 +447,57 @@ RoceNetwork::GetHopCount(uint32_t src, uint32_t dst) const
 Time
 RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst) const
 {
-    return RttOf(PathOf(src, dst));
+    return RttOf(src, PathOf(src, dst));
 }
 
 Time
 RoceNetwork::GetBaseRtt(uint32_t src, uint32_t dst, uint32_t port) const
 {
-    return RttOf(PathOf(src, dst, port));
+    return RttOf(src, PathOf(src, dst, port));
 }
 
 Time
-RoceNetwork::RttOf(const std::vector<uint32_t>& path) const
+RoceNetwork::RttOf(uint32_t src, const std::vector<uint32_t>& path) const
 {
-    // Charge each cable a full data packet, an ACK and the propagation delay both ways.
+    // A full data packet out and an ACK back over each cable: the sender's transmit
+    // pipeline, the propagation delay, and the receiver's arrival latency (its whole
+    // serialization or its cut-through bytes, then its pipeline), as RoceChannel charges.
     RoceHeader data;
     data.payload = m_mtu;
     RoceHeader ack;
     ack.type = RoceHeader::ACK;
-    const uint64_t roceBits = 8ULL * (data.GetWireBytes() + ack.GetWireBytes());
     Time rtt;
+    uint32_t node = src;
     for (uint32_t l : path)
     {
         const FabricLink& link = m_fabric->GetLink(l);
         const LinkSettings& s = link.settings;
-        uint64_t bits = roceBits;
+        uint64_t dataBytes = data.GetWireBytes();
+        uint64_t ackBytes = ack.GetWireBytes();
         if (const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(l))
         {
-            // The link's own framing; the scale-up switch's latency once per round trip.
-            bits = 8ULL *
-                   (wire::LinkFramedBytes(m_mtu, su->headerBytes, su->payloadBytes, su->flitBytes) +
-                    wire::LinkFramedBytes(0, su->headerBytes, su->payloadBytes, su->flitBytes));
-            if (!m_fabric->IsNpu(link.nodeA) || !m_fabric->IsNpu(link.nodeB))
-            {
-                rtt += PicoSeconds(su->switchLatencyPs);
-            }
+            dataBytes =
+                wire::LinkFramedBytes(m_mtu, su->headerBytes, su->payloadBytes, su->flitBytes);
+            ackBytes = wire::LinkFramedBytes(0, su->headerBytes, su->payloadBytes, su->flitBytes);
         }
-        rtt += PicoSeconds(s.delayPs) * 2 +
-               PicoSeconds(static_cast<int64_t>(bits * 1'000'000'000'000ULL / s.rateBps));
+        const auto& [a, b] = m_linkPorts.at(l);
+        const bool forward = link.nodeA == node;
+        const Ptr<RocePort> near = forward ? a : b;
+        const Ptr<RocePort> far = forward ? b : a;
+        const auto serialization = [&s](uint64_t bytes)
+        {
+            return PicoSeconds(static_cast<int64_t>(8 * bytes * 1'000'000'000'000ULL / s.rateBps));
+        };
+        rtt += near->GetTransmitLatency() +
+               far->GetArrivalLatency(static_cast<uint32_t>(dataBytes), serialization(dataBytes)) +
+               far->GetTransmitLatency() +
+               near->GetArrivalLatency(static_cast<uint32_t>(ackBytes), serialization(ackBytes)) +
+               PicoSeconds(s.delayPs) * 2;
+        node = forward ? link.nodeB : link.nodeA;
+    }
+    if (m_nics.at(node))
+    {
+        rtt += m_nics[node]->GetAckTurnaround();
     }
     return rtt;
 }

@@ -142,8 +142,12 @@ class RoceNetwork
     std::vector<uint32_t> PathOf(uint32_t src, uint32_t dst, int64_t firstPort = -1) const;
     /** \return the largest frame on a link of \p su, in its framing */
     uint32_t MaxScaleUpFrame(const ScaleUpSettings& su) const;
-    /** \return the base RTT of the links \p path */
-    Time RttOf(const std::vector<uint32_t>& path) const;
+    /**
+     * \param src the node the path starts at
+     * \param path its links, in order
+     * \return the base RTT of one data packet and its ACK over \p path, latencies included
+     */
+    Time RttOf(uint32_t src, const std::vector<uint32_t>& path) const;
 
     std::unique_ptr<Fabric> m_fabric;       //!< the description
     std::unique_ptr<RoutingTable> m_routes; //!< its routing

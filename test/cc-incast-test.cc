@@ -96,12 +96,15 @@ TEST_F(CcIncastTest, EverySchemeBeatsPfcAlone)
         }
     }
 
-    // HPCC: after the first round trip (16 windows of one BDP each, below 1 MB) the
-    // queue stays near empty: a time-weighted mean below one BDP of the path,
-    // 100 Gb/s x 4.7 us = 58.5 KB.
+    // HPCC: after the first round trip (16 windows of one BDP each) the queue stays near
+    // empty: a time-weighted mean below one BDP of the path. The base RTT: 4 us of
+    // cables; a data frame (334.24 ns) and an ACK (6.88 ns) serialized into the NICs and
+    // 64 bytes of each (5.12 ns) into the cut-through switch; 4 x 400 ns of NIC and
+    // 2 x 300 ns of switch pipelines: 6.55136 us, a BDP of 100 Gb/s x that = 81.9 KB.
+    const double bdp = 100e9 / 8 * 6.55136e-6;
     const IncastResult& hpcc = results.at("hpcc");
-    EXPECT_LT(hpcc.peakQueueBytes, 1'000'000u);
-    EXPECT_LT(hpcc.meanQueueBytes, 58'500.0);
+    EXPECT_LT(hpcc.peakQueueBytes, 16 * bdp);
+    EXPECT_LT(hpcc.meanQueueBytes, bdp);
     EXPECT_EQ(hpcc.pfcPauseFrames, 0u);
 }
 

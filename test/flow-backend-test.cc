@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The flow-level backend against closed forms: one flow is its wire bytes (MTU packets
-// with 82 bytes of RoCEv2 headers each) over the line rate, plus propagation and one
-// packet's store-and-forward per further hop; flows on one bottleneck share it
-// equally; max-min fairness on two bottlenecks; bytes are conserved through starts and
-// stops; re-solving only the touched component gives the rates of a full re-solve.
+// with 82 bytes of RoCEv2 headers each) over the line rate, plus propagation, the
+// default switch and NIC pipelines and one packet's store-and-forward per further hop; flows on one
+// bottleneck share it equally; max-min fairness on two bottlenecks; bytes are conserved through
+// starts and stops; re-solving only the touched component gives the rates of a full re-solve.
 #include "ns3/boolean.h"
 #include "ns3/fabric.h"
 #include "ns3/flow-backend.h"
@@ -29,6 +29,8 @@ constexpr uint64_t kGbps = 1'000'000'000ULL;
 constexpr uint64_t kMiB = 1 << 20;
 /** Wire bytes of 1 MiB: 256 packets of 4096 + 82. */
 constexpr int64_t kMiBWire = 256 * 4178;
+/** The default pipelines one way through a switch: NIC transmit, switch, NIC receive. */
+constexpr int64_t kPipelinesPs = 400'000 + 300'000 + 400'000;
 
 /** A star: \p hosts NPUs on one switch, 100 Gb/s and 1 us per link unless given. */
 Fabric
@@ -85,11 +87,11 @@ TEST(FlowBackend, OneFlowIsWireBytesOverRatePlusLatency)
     Post(b, t, 0, 1, kMiB, 7);
     Simulator::Run();
     // 1 MiB as 256 packets of 4178 wire bytes at 80 ps a byte, two 1 us links, the last
-    // packet stored and forwarded once by the switch.
-    const int64_t arrival = kMiBWire * 80 + 2'000'000 + 4178 * 80;
+    // packet stored by the receiving NIC, and the pipelines.
+    const int64_t arrival = kMiBWire * 80 + 2'000'000 + 4178 * 80 + kPipelinesPs;
     EXPECT_EQ(t.arrived.at(7), arrival);
-    // Its ACK (86 wire bytes) back over both links.
-    EXPECT_EQ(t.sent.at(7), arrival + 2 * (86 * 80 + 1'000'000));
+    // Its ACK (86 wire bytes) back over both links: the switch cuts through after 64.
+    EXPECT_EQ(t.sent.at(7), arrival + 64 * 80 + 86 * 80 + 2'000'000 + kPipelinesPs);
     EXPECT_EQ(b->GetDeliveredBytes(), kMiB);
     Simulator::Destroy();
 }
@@ -100,7 +102,7 @@ TEST(FlowBackend, ShortLastPacketPaysItsOwnHeaders)
     Times t;
     Post(b, t, 0, 1, kMiB + 100, 1);
     Simulator::Run();
-    EXPECT_EQ(t.arrived.at(1), (kMiBWire + 182) * 80 + 2'000'000 + 182 * 80);
+    EXPECT_EQ(t.arrived.at(1), (kMiBWire + 182) * 80 + 2'000'000 + 182 * 80 + kPipelinesPs);
     EXPECT_DOUBLE_EQ(b->GetWireBytesSent(), kMiBWire + 182.0);
     Simulator::Destroy();
 }
@@ -122,7 +124,7 @@ TEST(FlowBackend, IncastSharesTheBottleneckEqually)
     Simulator::Run();
     for (uint32_t s = 1; s <= 4; ++s)
     {
-        EXPECT_EQ(t.arrived.at(s), 4 * kMiBWire * 80 + 2'000'000 + 4178 * 80);
+        EXPECT_EQ(t.arrived.at(s), 4 * kMiBWire * 80 + 2'000'000 + 4178 * 80 + kPipelinesPs);
     }
     Simulator::Destroy();
 }
@@ -180,7 +182,7 @@ TEST(FlowBackend, BytesAreConservedThroughStartsAndStops)
     {
         last = std::max(last, at);
     }
-    EXPECT_NEAR(static_cast<double>(last), wire * 80 + 2'000'000 + 4178 * 80, 10);
+    EXPECT_NEAR(static_cast<double>(last), wire * 80 + 2'000'000 + 4178 * 80 + kPipelinesPs, 10);
     EXPECT_EQ(b->GetDeliveredBytes(), kMiB * 4 + kMiB / 2);
     EXPECT_EQ(b->GetDeliveredMessages(), 3U);
     EXPECT_DOUBLE_EQ(b->GetWireBytesSent(), static_cast<double>(wire));
@@ -194,7 +196,7 @@ TEST(FlowBackend, QueuePairSendsItsMessagesInOrder)
     Post(b, perPeer, 0, 1, kMiB, 0);
     Post(b, perPeer, 0, 1, kMiB, 1);
     Simulator::Run();
-    const int64_t fixed = 2'000'000 + 4178 * 80;
+    const int64_t fixed = 2'000'000 + 4178 * 80 + kPipelinesPs;
     EXPECT_EQ(perPeer.arrived.at(0), kMiBWire * 80 + fixed);
     EXPECT_EQ(perPeer.arrived.at(1), 2 * kMiBWire * 80 + fixed);
     Simulator::Destroy();

@@ -149,7 +149,7 @@ TEST(HpccRun, PeerWindowIsTheBdpAndLeavesALoneFlowAlone)
     EXPECT_EQ(lines[0], "0b000201 0b000101 10000 100 100000 2000000000 12477 12544");
 }
 
-TEST(HpccRun, FaithfulFctIsTheStoreAndForwardTimeOfRoceV2)
+TEST(HpccRun, FaithfulFctIsTheCutThroughTimeOfRoceV2)
 {
     const std::string dir = Folder("hpcc-run-faithful");
     Write(dir + "/flows.txt", kTwoFlows);
@@ -157,16 +157,22 @@ TEST(HpccRun, FaithfulFctIsTheStoreAndForwardTimeOfRoceV2)
         RunHpcc(Options(Config(dir, "CC_MODE 1\n"), dir, HpccFidelity::Faithful));
     ASSERT_EQ(r.completed, 2u);
     EXPECT_EQ(r.cc.scheme, "dcqcn");
-    // RoCEv2: 1082 wire bytes per data frame (86.56 ns), 86 per ACK (6.88 ns).
-    //   flow 1: 101 x 86.56 + 4000 + 2 x 6.88 = 12756.32 ns
-    //   flow 2:  11 x 86.56 + 4013.76         =  4965.92 ns
-    // Standalone: base RTT 4000 + 2 x (1082 + 86) x 8 / 100 = 4186.88 ns (4186 whole ns),
-    // plus the flow with 82 bytes per packet at 100 Gb/s.
+    // RoCEv2: 1082 wire bytes per data frame (86.56 ns), 86 per ACK (6.88 ns); the
+    // default latencies (doc/latency.md): NIC pipelines 400 ns each way, a 300 ns switch
+    // that cuts through after 64 bytes (5.12 ns, to the picosecond, of either frame).
+    // The last data frame starts after 99 others and arrives after
+    //   400 + 5.12 + 1000 + 300 + 86.56 + 1000 + 400 ns; its ACK returns in
+    //   400 + 5.12 + 1000 + 300 + 6.88 + 1000 + 400 = 3112 ns.
+    //   flow 1: 99 x 86.56 + 3191.68 + 3112 = 14873.12 ns
+    //   flow 2:  9 x 86.56 + 3191.68 + 3112 =  7082.72 ns
+    // Standalone: the network's base RTT, those two ways for one full frame (serialized
+    // into the NIC only): 6303.68 ns (6303 whole ns), plus the flow with 82 bytes per
+    // packet at 100 Gb/s.
     const auto lines = Lines(r.fctPath);
     ASSERT_EQ(lines.size(), 2u);
-    EXPECT_EQ(lines[0], "0b000201 0b000101 10000 100 100000 2000000000 12756 12842");
-    EXPECT_EQ(lines[1], "0b000301 0b000101 10000 100 10000 2001000000 4965 5051");
-    EXPECT_EQ(r.maxRtt, PicoSeconds(4'186'880));
+    EXPECT_EQ(lines[0], "0b000201 0b000101 10000 100 100000 2000000000 14873 14959");
+    EXPECT_EQ(lines[1], "0b000301 0b000101 10000 100 10000 2001000000 7082 7168");
+    EXPECT_EQ(r.maxRtt, PicoSeconds(6'303'680));
 }
 
 TEST(HpccRun, QueueLengthBlocks)

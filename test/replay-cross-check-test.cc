@@ -33,6 +33,7 @@ class PacketVersusAnalytical : public testing::TestWithParam<Case>
 TEST_P(PacketVersusAnalytical, RingAllReduceAgreesWithinFivePercent)
 {
     const Case c = GetParam();
+    WithoutSwitchAndNicLatency(); // the analytical model has link latency only
     ettest::ScratchDir dir;
     const std::string prefix = dir.File("w");
     for (uint32_t r = 0; r < c.npus; ++r)

@@ -67,8 +67,8 @@ ProgramRun
 Replay(const std::string& args)
 {
     return RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
-                      "/chakra-replay --progress=0 --backend=analytical-aware --fabric=" + kFabric + " " +
-                      args);
+                      "/chakra-replay --progress=0 --backend=analytical-aware --fabric=" + kFabric +
+                      " " + args);
 }
 
 } // namespace
@@ -249,6 +249,7 @@ RunGroupCollective(const ettest::ScratchDir& dir,
     ReplayRunConfig config = RunConfig(prefix, network, system);
     config.commGroupPath = dir.File("groups.json");
     config.network.mtu = kMtu;
+    WithoutSwitchAndNicLatency(); // the closed forms charge link latency only
     return RunReplay(config);
 }
 

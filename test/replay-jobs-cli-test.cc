@@ -59,7 +59,12 @@ TEST(ReplayJobsCli, InterleavedRingsShareLinksOnlyWhenTheModelSeesThem)
     // On a ring of 8, ranks on the even NPUs and ranks on the odd ones send over the
     // same links: 0 -> 2 and 1 -> 3 both cross link 1 -> 2.
     const std::string jobs = " --fabric=" + kRing8 + " --job=" + w + ",npus=0,2,4,6,name=even" +
-                             " --job=" + w + ",npus=1,3,5,7,name=odd --alone";
+                             " --job=" + w + ",npus=1,3,5,7,name=odd --alone" +
+                             // the analytical models have no switch or NIC latency
+                             " --ns3::SwitchPipeline::Latency=0ns"
+                             " --ns3::SwitchPipeline::Mode=StoreAndForward"
+                             " --ns3::RdmaNic::TransmitLatency=0ns"
+                             " --ns3::RdmaNic::ReceiveLatency=0ns";
     for (const std::string backend : {"analytical", "analytical-aware", "packet"})
     {
         SCOPED_TRACE(backend);

@@ -166,6 +166,7 @@ TEST_P(Microbenchmarks, AnalyticalFinishTimesAreAstraSimArithmetic)
 
 TEST_P(Microbenchmarks, PacketLevelCompletesWithinThreePercentOfTheRing)
 {
+    WithoutSwitchAndNicLatency(); // the closed form charges link latency only
     const Trace t = GetParam();
     const ReplayResult r = ReplayAndCheckBytes(t, ReplayBackendKind::Packet);
     const RingShape shape = ShapeOf(t.collective, t.npus, kChunk);

@@ -7,11 +7,14 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/enum.h"
 #include "ns3/incast-scenario.h"
+#include "ns3/nstime.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-network.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
+#include "ns3/switch-pipeline.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -103,6 +106,11 @@ BuildChain(RoceNetwork& net, uint32_t switches)
 // Acceptance 1: store-and-forward latency across 0..3 switches, exact to 0.5 %.
 TEST_F(DataPlaneTest, MessageLatencyMatchesStoreAndForward)
 {
+    // Switches and NICs without pipelines (doc/latency.md; test/latency-test.cc has them).
+    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
+    Config::SetDefault("ns3::SwitchPipeline::Mode", EnumValue(SwitchPipeline::STORE_AND_FORWARD));
+    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
+    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
     for (uint32_t k = 0; k <= 3; ++k)
     {
         RoceNetwork net;

@@ -73,9 +73,23 @@ PairModelOf(HpccFidelity fidelity, uint32_t mtu)
     return PairModel{data.GetWireBytes() + ack.GetWireBytes(), data.GetWireBytes() - mtu};
 }
 
+/**
+ * \return the base RTT of \p route from \p src to \p dst: the simulator's formula, or
+ *         with \p net (faithful fidelity) the installed network's, its switch and NIC
+ *         latencies included
+ */
+Time
+RoundTripOf(const HpccRoute& route, const RoceNetwork* net, uint32_t src, uint32_t dst)
+{
+    return net ? net->GetBaseRtt(src, dst) : route.RoundTrip();
+}
+
 /** The largest base RTT and BDP over all host pairs. */
 std::pair<Time, uint64_t>
-Largest(const Fabric& fabric, const HpccRoutes& routes, uint32_t bytesPerLink)
+Largest(const Fabric& fabric,
+        const HpccRoutes& routes,
+        uint32_t bytesPerLink,
+        const RoceNetwork* net)
 {
     Time maxRtt;
     uint64_t maxBdp = 0;
@@ -90,7 +104,7 @@ Largest(const Fabric& fabric, const HpccRoutes& routes, uint32_t bytesPerLink)
             {
                 continue;
             }
-            const Time rtt = route.RoundTrip();
+            const Time rtt = RoundTripOf(route, net, src, fabric.GetNpuNode(d));
             maxRtt = std::max(maxRtt, rtt);
             maxBdp = std::max(maxBdp, HpccRoutes::Bdp(rtt, route.bottleneckBps));
         }
@@ -107,7 +121,8 @@ SetupFlows(const std::vector<HpccFlow>& flows,
            const PairModel& model,
            Time maxRtt,
            uint64_t maxBdp,
-           bool peerWindow)
+           bool peerWindow,
+           const RoceNetwork* net)
 {
     std::vector<uint32_t> order(flows.size());
     for (uint32_t i = 0; i < order.size(); ++i)
@@ -135,7 +150,7 @@ SetupFlows(const std::vector<HpccFlow>& flows,
                              std::to_string(f.src) + " to node " + std::to_string(f.dst) +
                              " through switches");
         }
-        const Time rtt = route.RoundTrip();
+        const Time rtt = RoundTripOf(route, net, f.src, f.dst);
         HpccFlowDriver::Setup& s = setups[i];
         s.baseRtt = config.globalT ? maxRtt : rtt;
         s.switchHops = route.links - 1;
@@ -271,7 +286,8 @@ RunHpcc(const HpccRunOptions& o)
     // Per-pair timing
     const HpccRoutes routes(fabric);
     const PairModel model = PairModelOf(o.fidelity, config.packetPayloadSize);
-    std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink);
+    const RoceNetwork* installed = o.fidelity == HpccFidelity::Peer ? nullptr : &net;
+    std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink, installed);
     r.setups = SetupFlows(r.flows,
                           flowFile.path,
                           routes,
@@ -279,7 +295,8 @@ RunHpcc(const HpccRunOptions& o)
                           model,
                           r.maxRtt,
                           r.maxBdp,
-                          HpccUsesPeerWindow(config, r.cc.scheme));
+                          HpccUsesPeerWindow(config, r.cc.scheme),
+                          installed);
 
     // The run
     std::unique_ptr<HpccQlenMonitor> qlen;

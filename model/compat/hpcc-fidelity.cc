@@ -6,10 +6,12 @@
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/enum.h"
 #include "ns3/input-error.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/roce-wire.h"
+#include "ns3/switch-pipeline.h"
 #include "ns3/uinteger.h"
 
 #include <utility>
@@ -51,6 +53,12 @@ ApplyHpccFidelity(HpccFidelity fidelity, uint8_t dataPriority, Time stopTime)
         {"ns3::RdmaNic::RetransmitTimeout", Create<TimeValue>(stopTime + Seconds(1))},
         {"ns3::SharedBufferMmu::ReservedBytes", Create<UintegerValue>(4096)},
         {"ns3::SharedBufferMmu::ResumeOffsetBytes", Create<UintegerValue>(3072)},
+        // The peer's switches and NICs add no time: store-and-forward, no pipelines.
+        {"ns3::SwitchPipeline::Latency", Create<TimeValue>(Time(0))},
+        {"ns3::SwitchPipeline::Mode", Create<EnumValue>(SwitchPipeline::STORE_AND_FORWARD)},
+        {"ns3::RdmaNic::TransmitLatency", Create<TimeValue>(Time(0))},
+        {"ns3::RdmaNic::ReceiveLatency", Create<TimeValue>(Time(0))},
+        {"ns3::RdmaNic::AckTurnaround", Create<TimeValue>(Time(0))},
     };
     for (const auto& [path, value] : peer)
     {

@@ -7,10 +7,12 @@
 #include "ns3/boolean.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -58,6 +60,38 @@ FlowBackend::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FlowBackend::m_ackLoad),
                           MakeBooleanChecker())
+            .AddAttribute("SwitchLatency",
+                          "Pipeline latency of an Ethernet switch, as "
+                          "ns3::SwitchPipeline::Latency",
+                          TimeValue(NanoSeconds(300)),
+                          MakeTimeAccessor(&FlowBackend::m_switchLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SwitchCutThroughBytes",
+                          "Bytes an Ethernet switch waits for before forwarding a frame, "
+                          "as ns3::SwitchPipeline::CutThroughBytes; 0: store-and-forward "
+                          "(ns3::SwitchPipeline::Mode). A port slower than its switch's "
+                          "fastest stores and forwards, as at packet level",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&FlowBackend::m_cutThroughBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("NicTransmitLatency",
+                          "Transmit pipeline of an NPU's Ethernet ports, as "
+                          "ns3::RdmaNic::TransmitLatency",
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&FlowBackend::m_nicTxLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("NicReceiveLatency",
+                          "Receive pipeline of an NPU's Ethernet ports, as "
+                          "ns3::RdmaNic::ReceiveLatency",
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&FlowBackend::m_nicRxLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AckTurnaround",
+                          "Receiver's time from data to its ACK, as "
+                          "ns3::RdmaNic::AckTurnaround",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FlowBackend::m_ackTurnaround),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("Resolved",
                             "A flow started or stopped and the rates were re-solved",
                             MakeTraceSourceAccessor(&FlowBackend::m_resolved),
@@ -134,6 +168,11 @@ FlowBackend::GetDescription() const
          << (m_ackLoad ? "ACKs every " + std::to_string(m_ackInterval) +
                              " packet(s) load the reverse links"
                        : "ACK bandwidth not charged")
+         << "; switch pipeline " << m_switchLatency.As(Time::NS) << " "
+         << (m_cutThroughBytes > 0 ? "cut-through after " + std::to_string(m_cutThroughBytes) + " B"
+                                   : std::string("store-and-forward"))
+         << ", NIC transmit " << m_nicTxLatency.As(Time::NS) << ", receive "
+         << m_nicRxLatency.As(Time::NS) << ", ACK turnaround " << m_ackTurnaround.As(Time::NS)
          << "; no queues, PFC, ECN or congestion control";
     uint32_t lossy = 0;
     if (m_fabric)
@@ -156,13 +195,46 @@ FlowBackend::TimingOf(const std::vector<uint32_t>& path) const
 {
     std::vector<uint64_t> rates;
     std::vector<int64_t> delays;
+    std::vector<int64_t> latencies;
+    std::vector<uint32_t> cutThrough;
     for (uint32_t directed : path)
     {
-        const LinkSettings& s = m_fabric->GetLink(FlowRouter::LinkOf(directed)).settings;
+        const uint32_t l = FlowRouter::LinkOf(directed);
+        const FabricLink& link = m_fabric->GetLink(l);
+        const LinkSettings& s = link.settings;
         rates.push_back(s.rateBps);
         delays.push_back(s.delayPs);
+        // Scale-up links keep no pipelines here; Ethernet ones those of the packet level.
+        const bool ethernet = m_fabric->GetLinkScaleUp(l) == nullptr;
+        const uint32_t from = directed % 2 == 0 ? link.nodeA : link.nodeB;
+        const uint32_t to = directed % 2 == 0 ? link.nodeB : link.nodeA;
+        Time latency;
+        uint32_t cut = 0;
+        if (ethernet)
+        {
+            latency = (m_fabric->IsNpu(from) ? m_nicTxLatency : Time(0)) +
+                      (m_fabric->IsNpu(to) ? m_nicRxLatency : m_switchLatency);
+            cut =
+                !m_fabric->IsNpu(to) && s.rateBps >= FastestEthernetBps(to) ? m_cutThroughBytes : 0;
+        }
+        latencies.push_back(latency.GetPicoSeconds());
+        cutThrough.push_back(cut);
     }
-    return FlowPathTiming(rates, delays);
+    return FlowPathTiming(rates, delays, latencies, cutThrough);
+}
+
+uint64_t
+FlowBackend::FastestEthernetBps(uint32_t node) const
+{
+    uint64_t fastest = 0;
+    for (const FabricPort& port : m_fabric->GetPorts(node))
+    {
+        if (m_fabric->GetLinkScaleUp(port.link) == nullptr)
+        {
+            fastest = std::max(fastest, m_fabric->GetLink(port.link).settings.rateBps);
+        }
+    }
+    return fastest;
 }
 
 uint32_t
@@ -339,7 +411,8 @@ FlowBackend::OnDrained(uint32_t id)
     const uint64_t bytes = head.message.bytes;
     const int64_t fixedPs =
         qp.data.FixedPs(m_wire->FirstPacketWireBytes(bytes), m_wire->LastPacketWireBytes(bytes));
-    const int64_t ackPs = qp.ack.PacketPs(FlowWire::AckWireBytes());
+    const int64_t ackPs =
+        qp.ack.PacketPs(FlowWire::AckWireBytes()) + m_ackTurnaround.GetPicoSeconds();
     auto message = std::make_shared<Pending>(std::move(head));
     Simulator::Schedule(PicoSeconds(fixedPs),
                         [this, message]()

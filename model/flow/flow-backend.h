@@ -149,6 +149,8 @@ class FlowBackend : public NetworkBackend
     uint32_t Open(uint32_t src, uint32_t dst);
     /** \return the timing of \p path */
     FlowPathTiming TimingOf(const std::vector<uint32_t>& path) const;
+    /** \param node a switch \return the rate of its fastest Ethernet port */
+    uint64_t FastestEthernetBps(uint32_t node) const;
     /** Charge the bytes \p qp has sent at its rate since it was last brought up to date. \param qp
      * it */
     void Advance(QueuePair& qp);
@@ -168,6 +170,11 @@ class FlowBackend : public NetworkBackend
     bool m_qpPerMessage{false}; //!< a queue pair per message (attribute)
     bool m_incremental{true};   //!< re-solve components only (attribute)
     bool m_ackLoad{true};       //!< ACKs load the reverse links (attribute)
+    Time m_switchLatency;       //!< switch pipeline (attribute)
+    uint32_t m_cutThroughBytes; //!< switch cut-through bytes; 0 = store-and-forward
+    Time m_nicTxLatency;        //!< NIC transmit pipeline (attribute)
+    Time m_nicRxLatency;        //!< NIC receive pipeline (attribute)
+    Time m_ackTurnaround;       //!< receiver's reply time (attribute)
 
     std::unique_ptr<const Fabric> m_fabric;       //!< the network
     std::unique_ptr<const RoutingTable> m_routes; //!< its tables

@@ -75,12 +75,27 @@ FlowWire::AckWeight() const
 }
 
 FlowPathTiming::FlowPathTiming(std::vector<uint64_t> rateBps, std::vector<int64_t> delayPs)
-    : m_rateBps(std::move(rateBps))
+    : FlowPathTiming(rateBps,
+                     std::move(delayPs),
+                     std::vector<int64_t>(rateBps.size(), 0),
+                     std::vector<uint32_t>(rateBps.size(), 0))
 {
-    NS_ABORT_MSG_UNLESS(m_rateBps.size() == delayPs.size(), "one delay per hop");
+}
+
+FlowPathTiming::FlowPathTiming(std::vector<uint64_t> rateBps,
+                               std::vector<int64_t> delayPs,
+                               const std::vector<int64_t>& latencyPs,
+                               std::vector<uint32_t> cutThroughBytes)
+    : m_rateBps(std::move(rateBps))
+    , m_cutThroughBytes(std::move(cutThroughBytes))
+{
+    NS_ABORT_MSG_UNLESS(m_rateBps.size() == delayPs.size() &&
+                            m_rateBps.size() == latencyPs.size() &&
+                            m_rateBps.size() == m_cutThroughBytes.size(),
+                        "one delay, latency and cut-through size per hop");
     for (size_t i = 0; i < m_rateBps.size(); ++i)
     {
-        m_propagationPs += delayPs[i];
+        m_propagationPs += delayPs[i] + latencyPs[i];
         if (m_rateBps[i] < m_rateBps[m_bottleneck])
         {
             m_bottleneck = i;
@@ -96,11 +111,11 @@ FlowPathTiming::FixedPs(uint32_t firstPacketWire, uint32_t lastPacketWire) const
     {
         if (i < m_bottleneck)
         {
-            ps += SerializationPs(firstPacketWire, m_rateBps[i]);
+            ps += ArrivalPs(i, firstPacketWire);
         }
         else if (i > m_bottleneck)
         {
-            ps += SerializationPs(lastPacketWire, m_rateBps[i]);
+            ps += ArrivalPs(i, lastPacketWire);
         }
     }
     return ps;
@@ -110,11 +125,19 @@ int64_t
 FlowPathTiming::PacketPs(uint32_t packetWire) const
 {
     int64_t ps = m_propagationPs;
-    for (uint64_t rate : m_rateBps)
+    for (size_t i = 0; i < m_rateBps.size(); ++i)
     {
-        ps += SerializationPs(packetWire, rate);
+        ps += ArrivalPs(i, packetWire);
     }
     return ps;
+}
+
+int64_t
+FlowPathTiming::ArrivalPs(size_t i, uint32_t bytes) const
+{
+    const int64_t whole = SerializationPs(bytes, m_rateBps[i]);
+    const uint32_t cut = m_cutThroughBytes[i];
+    return cut == 0 || bytes <= cut ? whole : whole * cut / bytes;
 }
 
 } // namespace ns3

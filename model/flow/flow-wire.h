@@ -62,8 +62,9 @@ class FlowWire
 
 /**
  * \ingroup mlfabric-flow
- * The fixed part of a message's time on a path: propagation, and the store-and-forward
- * of one packet at every hop but the bottleneck, where the flow's rate is charged.
+ * The fixed part of a message's time on a path: propagation and pipeline latencies, and
+ * the store-and-forward (or cut-through) of one packet at every hop but the bottleneck,
+ * where the flow's rate is charged.
  *
  * Packets pipeline through the hops: the first packet is stored and forwarded by each
  * hop before the bottleneck (the first hop of the lowest rate), the last one by each
@@ -81,6 +82,19 @@ class FlowPathTiming
      * \param delayPs propagation delay of each hop, picoseconds
      */
     FlowPathTiming(std::vector<uint64_t> rateBps, std::vector<int64_t> delayPs);
+
+    /**
+     * \param rateBps rate of each hop, in path order
+     * \param delayPs propagation delay of each hop, picoseconds
+     * \param latencyPs pipeline latency of each hop (its sender's transmit and its
+     *        receiver's receive pipeline), picoseconds
+     * \param cutThroughBytes bytes of a frame the receiver of each hop waits for before
+     *        forwarding it; 0 = the whole frame (store-and-forward)
+     */
+    FlowPathTiming(std::vector<uint64_t> rateBps,
+                   std::vector<int64_t> delayPs,
+                   const std::vector<int64_t>& latencyPs,
+                   std::vector<uint32_t> cutThroughBytes);
 
     /**
      * \param firstPacketWire wire bytes of the message's first packet
@@ -111,9 +125,14 @@ class FlowPathTiming
     }
 
   private:
-    std::vector<uint64_t> m_rateBps; //!< per hop
-    int64_t m_propagationPs{0};      //!< sum of the hops' delays
-    size_t m_bottleneck{0};          //!< first hop of the lowest rate
+    /** \return picoseconds from \p bytes of a frame starting on hop \p i to its receiver
+     *          having it: the whole serialization, or that of its cut-through bytes */
+    int64_t ArrivalPs(size_t i, uint32_t bytes) const;
+
+    std::vector<uint64_t> m_rateBps;         //!< per hop
+    std::vector<uint32_t> m_cutThroughBytes; //!< per hop; 0 = store-and-forward
+    int64_t m_propagationPs{0};              //!< sum of the hops' delays and pipelines
+    size_t m_bottleneck{0};                  //!< first hop of the lowest rate
 };
 
 /**

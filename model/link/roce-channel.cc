@@ -83,15 +83,13 @@ RoceChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time 
     }
     f->frame = std::move(frame);
     f->isPfc = isPfc;
-    // The receiver's pipeline latency counts as time on the cable: the frame is in
-    // nobody's buffer until its owner sees it.
-    const Time pipeline = isPfc ? Time(0) : m_ends[to]->GetPipelineLatency();
-    Simulator::ScheduleWithContext(m_ends[to]->GetNode()->GetId(),
-                                   txTime + m_delay + pipeline,
-                                   &RoceChannel::Deliver,
-                                   this,
-                                   to,
-                                   f);
+    // The sender's transmit and the receiver's pipeline latencies count as time on the
+    // cable: the frame is in nobody's buffer until the receiving owner sees it.
+    const Time arrival = isPfc ? txTime
+                               : from->GetTransmitLatency() +
+                                     m_ends[to]->GetArrivalLatency(f->frame.wireBytes, txTime);
+    Simulator::ScheduleWithContext(
+        m_ends[to]->GetNode()->GetId(), arrival + m_delay, &RoceChannel::Deliver, this, to, f);
 }
 
 void

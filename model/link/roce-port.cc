@@ -127,6 +127,22 @@ RocePort::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RocePort::m_pipelineLatency),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("TransmitLatency",
+                          "Time from a frame leaving this port's scheduler to its first "
+                          "bit on the cable (a NIC's transmit pipeline); the wire is "
+                          "busy for the frame's serialization only; PFC frames are not "
+                          "delayed",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RocePort::m_transmitLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CutThroughBytes",
+                          "0: a frame reaches this port's owner after its last bit "
+                          "(store-and-forward). Otherwise its owner receives it once "
+                          "this many bytes have arrived (cut-through), plus the "
+                          "PipelineLatency",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RocePort::m_cutThroughBytes),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("PacketHeaderBytes",
                           "0: frames are RoCEv2 over Ethernet. Otherwise the link's own "
                           "framing: payload in packets of at most PacketPayloadBytes, each "
@@ -208,6 +224,30 @@ Time
 RocePort::GetPipelineLatency() const
 {
     return m_pipelineLatency;
+}
+
+Time
+RocePort::GetTransmitLatency() const
+{
+    return m_transmitLatency;
+}
+
+uint32_t
+RocePort::GetCutThroughBytes() const
+{
+    return m_cutThroughBytes;
+}
+
+Time
+RocePort::GetArrivalLatency(uint32_t wireBytes, Time txTime) const
+{
+    if (m_cutThroughBytes == 0 || wireBytes <= m_cutThroughBytes)
+    {
+        return txTime + m_pipelineLatency;
+    }
+    // The owner starts on the frame once its first CutThroughBytes have arrived.
+    return txTime * static_cast<int64_t>(m_cutThroughBytes) / static_cast<int64_t>(wireBytes) +
+           m_pipelineLatency;
 }
 
 uint32_t

@@ -228,6 +228,19 @@ class RocePort : public NetDevice
     void ReturnCredits(uint8_t priority, uint32_t bytes);
     /** \return the time from a frame arriving here to its owner receiving it (PipelineLatency) */
     Time GetPipelineLatency() const;
+    /** \return the time from a frame leaving the scheduler to its first bit on the cable */
+    Time GetTransmitLatency() const;
+    /** \return bytes after which the owner receives a frame; 0 = store-and-forward */
+    uint32_t GetCutThroughBytes() const;
+    /**
+     * Time from a frame's first bit reaching this port to its owner receiving it: the whole
+     * serialization (store-and-forward) or that of its first CutThroughBytes (cut-through),
+     * plus the PipelineLatency.
+     * \param wireBytes the frame's bytes on the wire
+     * \param txTime its serialization time on the link
+     * \return the arrival latency
+     */
+    Time GetArrivalLatency(uint32_t wireBytes, Time txTime) const;
     /**
      * \return bytes of a frame that occupy the wire but no buffer: preamble and gap on
      *         RoCEv2 links, none on a link with its own framing
@@ -460,6 +473,8 @@ class RocePort : public NetDevice
     uint32_t m_creditFrameBytes{0};                   //!< a VC stalls below this
     Time m_creditReturnDelay;                         //!< beyond the propagation delay
     Time m_pipelineLatency;                           //!< receive pipeline latency
+    Time m_transmitLatency;                           //!< transmit pipeline latency
+    uint32_t m_cutThroughBytes{0};                    //!< 0 = store-and-forward
     uint32_t m_packetHeader{0};                       //!< own framing: header; 0 = RoCEv2
     uint32_t m_packetPayload{256};                    //!< own framing: payload per packet
     uint32_t m_flitBytes{16};                         //!< own framing: flit size

@@ -164,7 +164,16 @@ NpuRelay::Configure(uint32_t maxFrameBytes)
     std::vector<SharedBufferMmu::PortConfig> ports;
     for (uint32_t i = 0; i < m_ports.size(); ++i)
     {
-        ports.push_back({m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i]});
+        // As at a switch: frames in the peer's transmit and this port's receive pipeline
+        // still arrive after a pause.
+        const Ptr<RocePort> peer = m_ports[i]->GetPeer();
+        const Time pipelines =
+            m_ports[i]->GetPipelineLatency() + (peer ? peer->GetTransmitLatency() : Time(0));
+        ports.push_back({m_ports[i]->GetRateBps(),
+                         m_ports[i]->GetLinkDelay(),
+                         m_pfcPriorities[i],
+                         0,
+                         pipelines});
     }
     try
     {

@@ -109,6 +109,28 @@ RdmaNic::GetTypeId()
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RdmaNic::m_rxRate),
                           MakeDataRateChecker())
+            .AddAttribute("TransmitLatency",
+                          "Transmit pipeline latency of the NIC's Ethernet ports: from a "
+                          "packet leaving the scheduler to its first bit on the cable; "
+                          "default 400 ns, half of a ConnectX-6-class one-way latency "
+                          "(doc/latency.md)",
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&RdmaNic::m_txLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ReceiveLatency",
+                          "Receive pipeline latency of the NIC's Ethernet ports: from a "
+                          "packet's last bit arriving to the transport seeing it; default "
+                          "400 ns, the other half (doc/latency.md)",
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&RdmaNic::m_rxLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AckTurnaround",
+                          "Time from the transport seeing a data packet to its ACK, NACK "
+                          "or CNP joining the transmit queue, beyond the receive and "
+                          "transmit pipelines; default 0 (doc/latency.md)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaNic::m_ackTurnaround),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("PfcEnabled",
                           "Pause the upstream port when the receive backlog reaches "
                           "PfcXoffBytes (a slow receiver)",
@@ -835,7 +857,19 @@ RdmaNic::MakeReply(RoceHeader::Type type, const RoceHeader& data) const
 void
 RdmaNic::SendControl(RoceHeader& h, uint32_t hash)
 {
-    PortState& ps = m_ports[SelectPort(h.dst, hash)];
+    const uint32_t port = SelectPort(h.dst, hash);
+    if (m_ackTurnaround.IsStrictlyPositive())
+    {
+        Simulator::Schedule(m_ackTurnaround, &RdmaNic::QueueControl, this, port, h);
+        return;
+    }
+    QueueControl(port, h);
+}
+
+void
+RdmaNic::QueueControl(uint32_t port, RoceHeader h)
+{
+    PortState& ps = m_ports[port];
     RoceFrame frame;
     frame.header = MakeRoceHeader();
     *frame.header = h;
@@ -843,6 +877,24 @@ RdmaNic::SendControl(RoceHeader& h, uint32_t hash)
     frame.priority = h.priority;
     ps.control.push_back(std::move(frame));
     ps.port->NotifyWork();
+}
+
+Time
+RdmaNic::GetTransmitLatency() const
+{
+    return m_txLatency;
+}
+
+Time
+RdmaNic::GetReceiveLatency() const
+{
+    return m_rxLatency;
+}
+
+Time
+RdmaNic::GetAckTurnaround() const
+{
+    return m_ackTurnaround;
 }
 
 void

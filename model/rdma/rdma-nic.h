@@ -81,6 +81,12 @@ class RdmaNic
     void SetPfcPriorities(uint32_t port, uint8_t priorities);
     /** \param port port index \return the priorities it may pause */
     uint8_t GetPfcPriorities(uint32_t port) const;
+    /** \return the transmit pipeline latency of the Ethernet ports (TransmitLatency) */
+    Time GetTransmitLatency() const;
+    /** \return the receive pipeline latency of the Ethernet ports (ReceiveLatency) */
+    Time GetReceiveLatency() const;
+    /** \return the extra time from data to its reply (AckTurnaround) */
+    Time GetAckTurnaround() const;
     /** \param i index \return port i */
     Ptr<RocePort> GetPort(uint32_t i) const;
 
@@ -264,8 +270,10 @@ class RdmaNic
     void ReceiveAck(const RoceHeader& h);
     /** \return a control packet of \p type answering the data packet \p data */
     RoceHeader MakeReply(RoceHeader::Type type, const RoceHeader& data) const;
-    /** Queue a control packet toward \p dst. */
+    /** Queue a control packet toward \p dst after the AckTurnaround. */
     void SendControl(RoceHeader& h, uint32_t hash);
+    /** Queue the control packet \p h on port \p port now. */
+    void QueueControl(uint32_t port, RoceHeader h);
     /** Relay a frame addressed to another node, received on port \p inPort. */
     void Forward(uint32_t inPort, RoceFrame&& frame);
     /** Build the next data packet of a listed queue pair of \p ps, or arm its wake-up. */
@@ -304,6 +312,9 @@ class RdmaNic
     Time m_nackRetry;
     Time m_cnpInterval;
     DataRate m_rxRate;
+    Time m_txLatency;
+    Time m_rxLatency;
+    Time m_ackTurnaround;
     bool m_pfcEnabled;
     uint64_t m_pfcXoffBytes;
     uint64_t m_pfcXonBytes;

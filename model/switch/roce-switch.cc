@@ -96,6 +96,7 @@ RoceSwitch::GetTypeId()
 
 RoceSwitch::RoceSwitch()
     : m_mmu(CreateObject<SharedBufferMmu>())
+    , m_pipeline(CreateObject<SwitchPipeline>())
     , m_rng(CreateObject<UniformRandomVariable>())
 {
 }
@@ -107,6 +108,7 @@ RoceSwitch::DoDispose()
 {
     m_ports.clear();
     m_mmu = nullptr;
+    m_pipeline = nullptr;
     m_rng = nullptr;
     Object::DoDispose();
 }
@@ -196,8 +198,16 @@ RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
     {
         const uint64_t credits =
             m_ports[i]->HasCreditFlowControl() ? m_ports[i]->GetCreditBytes() : 0;
-        ports.push_back(
-            {m_ports[i]->GetRateBps(), m_ports[i]->GetLinkDelay(), m_pfcPriorities[i], credits});
+        // Frames in the peer's transmit pipeline and in this port's own still arrive
+        // after a pause: the headroom holds them too.
+        const Ptr<RocePort> peer = m_ports[i]->GetPeer();
+        const Time pipelines =
+            m_ports[i]->GetPipelineLatency() + (peer ? peer->GetTransmitLatency() : Time(0));
+        ports.push_back({m_ports[i]->GetRateBps(),
+                         m_ports[i]->GetLinkDelay(),
+                         m_pfcPriorities[i],
+                         credits,
+                         pipelines});
     }
     m_mmu->Configure(ports, maxFrameBytes);
     m_bufferConfigured = true;
@@ -207,6 +217,12 @@ Ptr<SharedBufferMmu>
 RoceSwitch::GetMmu() const
 {
     return m_mmu;
+}
+
+Ptr<SwitchPipeline>
+RoceSwitch::GetPipeline() const
+{
+    return m_pipeline;
 }
 
 const RoceSwitch::Counters&

@@ -10,6 +10,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-port.h"
 #include "ns3/shared-buffer-mmu.h"
+#include "ns3/switch-pipeline.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -93,6 +94,8 @@ class RoceSwitch
 
     /** \return the memory management unit */
     Ptr<SharedBufferMmu> GetMmu() const;
+    /** \return the forwarding pipeline (latency and cut-through) */
+    Ptr<SwitchPipeline> GetPipeline() const;
 
     /** Switch-wide counters. */
     struct Counters
@@ -140,6 +143,7 @@ class RoceSwitch
     std::vector<std::optional<uint8_t>> m_pfcPriorities; //!< per port; unset: the MMU's
     std::vector<std::vector<uint32_t>> m_routes;
     Ptr<SharedBufferMmu> m_mmu;
+    Ptr<SwitchPipeline> m_pipeline; //!< its latency, applied to the ports by the installer
     Ptr<UniformRandomVariable> m_rng;
     bool m_bufferConfigured{false};
     Counters m_counters;

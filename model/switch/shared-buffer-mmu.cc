@@ -108,7 +108,8 @@ SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFra
         {
             const double bytesPerPs = static_cast<double>(ports[p].rateBps) / 8e12;
             const double roundTrip = 2.0 * ports[p].delay.GetPicoSeconds() * bytesPerPs;
-            const double response = m_responseTime.GetPicoSeconds() * bytesPerPs;
+            const double response =
+                (m_responseTime + ports[p].pipelines).GetPicoSeconds() * bytesPerPs;
             m_headroom[p] = static_cast<uint64_t>(roundTrip + response) + 2ULL * maxFrameBytes;
         }
         m_reserve[p] = m_reservedBytes;
@@ -226,7 +227,9 @@ bool
 SharedBufferMmu::ShouldResume(uint32_t port, uint8_t priority) const
 {
     const Ingress& in = m_in[port][priority];
-    return in.headroom == 0 && in.shared + m_resumeOffset <= Threshold();
+    // A queue that holds no shared bytes any more resumes even when the threshold has
+    // fallen below the offset: nothing it could still release would ever resume it.
+    return in.headroom == 0 && (in.shared == 0 || in.shared + m_resumeOffset <= Threshold());
 }
 
 uint64_t

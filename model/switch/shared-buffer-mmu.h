@@ -56,6 +56,7 @@ class SharedBufferMmu : public Object
         Time delay;                           //!< cable delay
         std::optional<uint8_t> pfcPriorities; //!< lossless priorities; unset: the attribute's
         uint64_t creditBytes{0}; //!< credit flow control: buffer granted per priority; 0 = none
+        Time pipelines;          //!< the peer's transmit and this port's receive pipeline latency
     };
 
     /**
