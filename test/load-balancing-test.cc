@@ -242,4 +242,23 @@ TEST_F(LoadBalancingTest, FlowletsDoNotReorderContinuousFlows)
     EXPECT_EQ(r.retransmittedBytes, 0u);
 }
 
+TEST_F(LoadBalancingTest, EntropiesSpreadOneQueuePairUnderEcmp)
+{
+    // Several entropy values per queue pair: per-flow ECMP hashes each packet's value, so
+    // one QP takes several paths. The collisions of one path per flow go, and the paths'
+    // different queues reorder: go-back-N now drops packets, selective repeat keeps them.
+    const uint64_t bytes = 512 * 1024;
+    const TrafficResult one = Permutation("ecmp", "SelectiveRepeat", bytes, 1);
+    Config::SetDefault("ns3::RdmaQueuePair::Entropies", UintegerValue(8));
+    const TrafficResult eightSr = Permutation("ecmp", "SelectiveRepeat", bytes, 1);
+    Config::SetDefault("ns3::RdmaQueuePair::Entropies", UintegerValue(8));
+    const TrafficResult eightGbn = Permutation("ecmp", "GoBackN", bytes, 1);
+    ASSERT_EQ(eightSr.bytesDelivered, eightSr.bytesExpected);
+    ASSERT_EQ(eightGbn.bytesDelivered, eightGbn.bytesExpected);
+    EXPECT_EQ(one.outOfOrderBytes, 0u);
+    EXPECT_EQ(eightSr.outOfOrderBytes, 0u);
+    EXPECT_GT(eightGbn.outOfOrderBytes, 0u);
+    EXPECT_LT(eightSr.completion, one.completion);
+}
+
 } // namespace

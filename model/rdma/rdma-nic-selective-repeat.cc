@@ -3,9 +3,8 @@
  */
 // Selective repeat (IRN) in RdmaNic: the receiver's bitmap and selective NACKs, the
 // sender's use of them. Go-back-N stays in rdma-nic.cc.
-#include "rdma-nic.h"
-
 #include "ns3/log.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 
 namespace ns3
