@@ -27,6 +27,7 @@
 #include "ns3/example-cli.h"
 #include "ns3/failure-options.h"
 #include "ns3/input-error.h"
+#include "ns3/path-settings.h"
 #include "ns3/replay-job-report.h"
 #include "ns3/replay-report.h"
 #include "ns3/replay-run.h"
@@ -164,6 +165,7 @@ Main(int argc, char** argv)
     AddInvariantOptions(cli);
     AddCcOptions(cli);
     AddFailureOptions(cli);
+    AddPathOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
     cli.Parse(argc, argv);
 
@@ -248,6 +250,7 @@ Main(int argc, char** argv)
             ? static_cast<double>(config.network.mtu) / (config.network.mtu + 82)
             : cli.GetDouble("analytical-goodput", 1e-6, 1.0);
     const auto cc = GetCcOptions(cli, ccParameters);
+    ApplyPathOptions(cli);
     if (cc.size() != 1)
     {
         throw InputError("--cc: chakra-replay runs one congestion control per run (got '" +

@@ -17,6 +17,7 @@
 #include "ns3/failure-options.h"
 #include "ns3/incast-scenario.h"
 #include "ns3/input-error.h"
+#include "ns3/path-settings.h"
 #include "ns3/summary.h"
 
 #include <cstdio>
@@ -309,6 +310,7 @@ Main(int argc, char** argv)
             "ns3::RdmaNic::CnpPriority",
             "3");
     AddCcOptions(cli);
+    AddPathOptions(cli);
     cli.Add("stop", "simulated time limit", "10s");
     cli.AddInput("fabric",
                  "fabric file (YAML, ASTRA-sim YAML or HPCC topology); default one switch");
@@ -354,6 +356,7 @@ Main(int argc, char** argv)
     }
     config.priority = static_cast<uint8_t>(priority);
     const std::vector<CcSettings> runs = GetCcOptions(cli, ccParameters);
+    ApplyPathOptions(cli);
 
     std::vector<IncastResult> results;
     for (const auto& cc : runs)

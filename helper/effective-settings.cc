@@ -173,6 +173,7 @@ CollectEffectiveSettings(const RoceNetwork& net)
     CollectFlowControl(net, s);
     s.ecn = EcnClasses(ecn);
     CollectRelays(net, s.relays);
+    s.paths = CollectPathSettings(net);
     return s;
 }
 
@@ -281,6 +282,7 @@ FormatEffectiveSettings(const EffectiveSettings& s)
     {
         out << "; a queue pair whose path stays in a scale-up domain has none";
     }
+    out << "\n" << FormatPathSettings(s.paths);
     return out.str();
 }
 
@@ -327,7 +329,8 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
             {"ecn", EcnJson(s.ecn)},
             {"flow_control", flow},
             {"congestion_control", cc},
-            {"npu_relays", relays}};
+            {"npu_relays", relays},
+            {"paths", PathSettingsToJson(s.paths)}};
 }
 
 } // namespace ns3

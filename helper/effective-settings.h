@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_EFFECTIVE_SETTINGS_H
 #define MLFABRIC_EFFECTIVE_SETTINGS_H
 
+#include "ns3/path-settings.h"
 #include "ns3/roce-switch.h"
 #include "ns3/scale-up-settings.h"
 
@@ -93,6 +94,7 @@ struct EffectiveSettings
     std::vector<DimensionFlowControl> flowControl; //!< per dimension, in order
     std::vector<CcPortClass> congestionControl;    //!< per NIC port class
     RelaySettings relays;                          //!< NPU relays (none on switch-only paths)
+    PathSettings paths;                            //!< load balancing and transport
 };
 
 /**
@@ -106,8 +108,8 @@ EffectiveSettings CollectEffectiveSettings(const RoceNetwork& net);
  * \ingroup mlfabric-helper
  * \param s effective settings
  * \return four lines: "lossless priorities: 3 (34 ports)", the ECN classes, the flow
- *         control per dimension and the congestion control per NIC port class, and a
- *         fifth for NPU relays when there are any
+ *         control per dimension and the congestion control per NIC port class, a fifth
+ *         for NPU relays when there are any, then the load balancing and transport
  */
 std::string FormatEffectiveSettings(const EffectiveSettings& s);
 
@@ -121,7 +123,7 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  *         "payload_bytes", "header_bytes", "flit_bytes"}],
  *         "congestion_control": [{"port_class", "scheme", "ports"}],
  *         "npu_relays": {"npus", "buffer_bytes", "pfc_priorities", "ecn_marking", "ecn",
- *         "local_weight", "transit_weight"}}
+ *         "local_weight", "transit_weight"}, "paths": PathSettingsToJson}
  */
 nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
 

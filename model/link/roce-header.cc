@@ -36,12 +36,15 @@ struct FixedFields
     uint32_t srcQp;
     uint32_t dstQp;
     uint32_t payload;
+    uint32_t entropy;
+    uint32_t sackBytes;
     uint64_t seq;
     uint64_t imm;
     int64_t timestampPs;
+    uint64_t sackSeq;
 };
 
-static_assert(sizeof(FixedFields) == 48, "FixedFields must have no padding");
+static_assert(sizeof(FixedFields) == 64, "FixedFields must have no padding");
 
 constexpr uint32_t kFixedBytes = sizeof(FixedFields);
 constexpr uint32_t kHopBytes = 4 * 8;
@@ -82,8 +85,21 @@ RoceHeader::GetSerializedSize() const
 void
 RoceHeader::Serialize(Buffer::Iterator i) const
 {
-    const FixedFields f{
-        type, priority, flags, nHops, src, dst, srcQp, dstQp, payload, seq, imm, timestampPs};
+    const FixedFields f{type,
+                        priority,
+                        flags,
+                        nHops,
+                        src,
+                        dst,
+                        srcQp,
+                        dstQp,
+                        payload,
+                        entropy,
+                        sackBytes,
+                        seq,
+                        imm,
+                        timestampPs,
+                        sackSeq};
     i.Write(reinterpret_cast<const uint8_t*>(&f), kFixedBytes);
     for (uint32_t h = 0; h < nHops; ++h)
     {
@@ -131,9 +147,12 @@ RoceHeader::Decode(const uint8_t* bytes)
     srcQp = f.srcQp;
     dstQp = f.dstQp;
     payload = f.payload;
+    entropy = f.entropy;
+    sackBytes = f.sackBytes;
     seq = f.seq;
     imm = f.imm;
     timestampPs = f.timestampPs;
+    sackSeq = f.sackSeq;
     for (uint32_t h = 0; h < nHops; ++h)
     {
         uint64_t hop[4];

@@ -33,7 +33,8 @@ class RoceHeader : public Header
     {
         DATA = 0, //!< payload of a message
         ACK = 1,  //!< cumulative acknowledgement
-        NACK = 2, //!< sequence gap: resend from the carried sequence
+        NACK = 2, //!< sequence gap: resend from the carried sequence (selective repeat:
+                  //!< the missing bytes start there; sackSeq/sackBytes arrived)
         CNP = 3,  //!< congestion notification (DCQCN)
     };
 
@@ -123,6 +124,9 @@ class RoceHeader : public Header
     uint32_t payload{0};    //!< payload bytes (DATA)
     uint64_t imm{0};        //!< DATA: message tag (immediate data)
     int64_t timestampPs{0}; //!< DATA: transmit time; ACK: the echoed transmit time
+    uint32_t entropy{0};    //!< DATA: path entropy (UDP source port index); switches hash it
+    uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw
+    uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none
     std::array<IntHop, kMaxIntHops> hops; //!< INT stack
 
   private:

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/cc-none.h"
+#include "ns3/enum.h"
 #include "ns3/flow-hash.h"
 #include "ns3/ib-ack-timeout.h"
 #include "ns3/integer.h"
@@ -165,6 +166,28 @@ RdmaNic::GetTypeId()
                           TypeIdValue(CcNone::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
                           MakeTypeIdChecker())
+            .AddAttribute(
+                "Transport",
+                "Loss recovery: GoBackN (default; data past a gap is dropped and "
+                "resent) or SelectiveRepeat (IRN: a bounded receive bitmap keeps "
+                "it, selective NACKs name what is missing)",
+                EnumValue(RdmaNic::GO_BACK_N),
+                MakeEnumAccessor(&RdmaNic::m_transport),
+                MakeEnumChecker(
+                    RdmaNic::GO_BACK_N, "GoBackN", RdmaNic::SELECTIVE_REPEAT, "SelectiveRepeat"))
+            .AddAttribute("BitmapPackets",
+                          "Selective repeat: packets past the next in-order byte the receive "
+                          "bitmap holds (MTU-sized); the sender keeps no more in flight",
+                          UintegerValue(512),
+                          MakeUintegerAccessor(&RdmaNic::m_bitmapPackets),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReorderPackets",
+                          "Selective repeat: MTU-sized packets reported past a gap before "
+                          "the sender takes it for lost rather than late; 0 is IRN's rule "
+                          "(the first report)",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaNic::m_reorderPackets),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("MessageSent",
                             "A message's last byte was acknowledged",
                             MakeTraceSourceAccessor(&RdmaNic::m_messageSent),
@@ -293,6 +316,24 @@ RdmaNic::GetCounters() const
     return m_counters;
 }
 
+RdmaNic::Transport
+RdmaNic::GetTransport() const
+{
+    return m_transport;
+}
+
+uint32_t
+RdmaNic::GetBitmapPackets() const
+{
+    return m_bitmapPackets;
+}
+
+uint32_t
+RdmaNic::GetReorderPackets() const
+{
+    return m_reorderPackets;
+}
+
 Ptr<NpuRelay>
 RdmaNic::GetRelay() const
 {
@@ -354,11 +395,15 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     qp->m_mtu = mtu > 0 ? mtu : m_mtu;
     qp->m_baseRtt = baseRtt;
     qp->m_hops = hops;
+    qp->m_selective = m_transport == SELECTIVE_REPEAT;
+    qp->m_bitmapBytes = static_cast<uint64_t>(m_bitmapPackets) * qp->m_mtu;
+    qp->m_sack.SetReorderBytes(static_cast<uint64_t>(m_reorderPackets) * qp->m_mtu);
 
     RdmaRxQueuePair rx;
     rx.srcNode = m_nodeId;
     rx.srcQpn = qp->m_qpn;
     rx.priority = priority;
+    rx.bitmap.SetCapacity(static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
     peer->m_rxQps.push_back(rx);
 
     ObjectFactory factory(congestionControl ? m_ccTypeId.GetName() : CcNone::GetTypeId().GetName());
@@ -545,12 +590,23 @@ RdmaNic::UpdateXoff(PortState& ps, uint8_t priority)
 RoceFrame
 RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
 {
+    // Selective repeat resends a lost gap before new data, then resumes where it was.
+    uint64_t resume = 0;
+    uint64_t gapEnd = UINT64_MAX;
+    uint64_t gapSeq = 0;
+    const bool resend = qp.m_selective && qp.m_sack.NextResend(gapSeq, gapEnd);
+    if (resend)
+    {
+        resume = qp.m_sndNxt;
+        qp.m_sndNxt = gapSeq;
+    }
     auto msg = std::find_if(qp.m_messages.begin(),
                             qp.m_messages.end(),
                             [&qp](const RdmaMessage& m) { return m.end > qp.m_sndNxt; });
     NS_ABORT_MSG_IF(msg == qp.m_messages.end(), "no message holds byte " << qp.m_sndNxt);
     const uint64_t left = msg->end - qp.m_sndNxt;
-    const auto payload = static_cast<uint32_t>(std::min<uint64_t>(qp.m_mtu, left));
+    const auto payload =
+        static_cast<uint32_t>(std::min<uint64_t>({qp.m_mtu, left, gapEnd - qp.m_sndNxt}));
 
     RoceFrame frame;
     frame.header = MakeRoceHeader();
@@ -575,6 +631,8 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     h.srcQp = qp.m_qpn;
     h.dstQp = qp.m_peerQpn;
     h.seq = qp.m_sndNxt;
+    h.entropy = qp.m_nextEntropy;
+    qp.m_nextEntropy = qp.m_nextEntropy + 1 < qp.m_entropies ? qp.m_nextEntropy + 1 : 0;
     h.payload = payload;
     h.imm = msg->tag;
     h.timestampPs = Simulator::Now().GetPicoSeconds();
@@ -597,6 +655,11 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     }
     qp.m_sndNxt += payload;
     qp.m_sentHigh = std::max(qp.m_sentHigh, qp.m_sndNxt);
+    if (resend)
+    {
+        qp.m_sack.Resent(qp.m_sndNxt);
+        qp.m_sndNxt = std::max(resume, qp.m_sndNxt);
+    }
     qp.m_lastTxTime = Simulator::Now();
     qp.m_lastTxWireBytes = frame.wireBytes;
     qp.UpdateNextAvail();
@@ -689,7 +752,8 @@ void
 RdmaNic::Forward(uint32_t inPort, RoceFrame&& frame)
 {
     const RoceHeader& h = *frame.header;
-    const uint32_t out = SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId));
+    const uint32_t out =
+        SelectPort(h.dst, FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId, h.entropy));
     frame.payload = h.payload;
     if (m_relay->Enqueue(inPort, out, std::move(frame)))
     {
@@ -748,6 +812,11 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         }
     }
 
+    if (m_transport == SELECTIVE_REPEAT)
+    {
+        ReceiveDataSelective(h, rx, ce);
+        return;
+    }
     if (h.seq > rx.expected)
     {
         // A gap: discard (go-back-N) and ask for the missing bytes once per interval.
@@ -917,7 +986,20 @@ RdmaNic::ReceiveAck(const RoceHeader& h)
         sample.newlyAcked = h.seq - qp->m_sndUna;
         AdvanceUna(*qp, h.seq);
     }
-    if (h.type == RoceHeader::NACK)
+    if (h.type == RoceHeader::NACK && qp->m_selective)
+    {
+        // Reordering is not loss: the congestion control hears a NACK only when the
+        // scoreboard starts a loss episode; otherwise the report is an acknowledgement.
+        if (ReceiveSelectiveNack(*qp, h))
+        {
+            qp->m_cc->OnNack(sample);
+        }
+        else
+        {
+            qp->m_cc->OnAck(sample);
+        }
+    }
+    else if (h.type == RoceHeader::NACK)
     {
         if (qp->m_sndNxt > h.seq)
         {
@@ -939,6 +1021,7 @@ RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
     qp.m_sndNxt = std::max(qp.m_sndNxt, seq);
     qp.m_rtoBackoff = 1;
     qp.m_retries = 0;
+    qp.m_sack.Acknowledge(seq);
     if (qp.m_sndUna < qp.m_sndNxt)
     {
         qp.m_rtoDeadline = RtoDeadline(qp);
@@ -1025,7 +1108,14 @@ RdmaNic::RtoCheck(Ptr<RdmaQueuePair> qp)
         return;
     }
     ++qp->m_retries;
-    qp->m_sndNxt = qp->m_sndUna;
+    if (qp->m_selective)
+    {
+        qp->m_sack.LoseAll(qp->m_sentHigh); // resend every gap, keep what was reported
+    }
+    else
+    {
+        qp->m_sndNxt = qp->m_sndUna;
+    }
     qp->m_rtoBackoff = std::min(qp->m_rtoBackoff * 2, m_maxRtoBackoff);
     qp->m_cc->OnTimeout();
     ArmRto(*qp);

@@ -33,7 +33,10 @@ namespace ns3
  * (CnpPriority). Each port serves control packets (ACK, NACK, CNP) first, then its QPs round robin,
  * skipping those that are paced, window-bound or whose priority is paused. The receiver
  * acknowledges every AckInterval packets and every message's last packet, NACKs a
- * sequence gap and drops out-of-order data (go-back-N); the transport timer of
+ * sequence gap and drops out-of-order data (go-back-N), or with Transport
+ * SelectiveRepeat keeps it in a bounded bitmap and NACKs each packet that arrives past
+ * a gap, naming the gap and the packet, so that the sender resends only what is
+ * missing (IRN); the transport timer of
  * InfiniBand (AckTimeout, RetryCount) recovers tail losses, and a queue pair that
  * exhausts its retries enters the error state and ends the run. A message completes on
  * the receiver when its last byte arrives in order, on the sender when its last byte is
@@ -158,6 +161,18 @@ class RdmaNic
 
     /** \return the counters */
     const Counters& GetCounters() const;
+    /** Loss recovery of the queue pairs. */
+    enum Transport
+    {
+        GO_BACK_N,        //!< the receiver drops data past a gap; the sender resends from it
+        SELECTIVE_REPEAT, //!< receive bitmap and selective NACK; only the gaps are resent
+    };
+    /** \return the transport of this NIC's queue pairs */
+    Transport GetTransport() const;
+    /** \return the receive bitmap's reach in packets (selective repeat) */
+    uint32_t GetBitmapPackets() const;
+    /** \return the reported bytes past a gap that make it lost (selective repeat) */
+    uint32_t GetReorderPackets() const;
     /** \return the relay that carries this NPU's transit traffic */
     Ptr<NpuRelay> GetRelay() const;
     /**
@@ -268,6 +283,23 @@ class RdmaNic
     void ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */
     void ReceiveAck(const RoceHeader& h);
+    /** Handle a data packet for this node under selective repeat. */
+    void ReceiveDataSelective(const RoceHeader& h, RdmaRxQueuePair& rx, bool ce);
+    /**
+     * Handle a selective NACK: record the packet it names, resend the gaps it shows
+     * lost. \return true if it found a new loss (the congestion control hears a NACK)
+     */
+    bool ReceiveSelectiveNack(RdmaQueuePair& qp, const RoceHeader& h);
+    /**
+     * Answer the data packet \p h of \p rx under selective repeat.
+     * \param rx the receive context
+     * \param h the data packet
+     * \param ce it carried CE
+     * \param nack a NACK (the gap starts at the in-order point), else an ACK
+     * \param held the NACK names \p h as held past the gap
+     */
+    void SendSelectiveReply(
+        RdmaRxQueuePair& rx, const RoceHeader& h, bool ce, bool nack, bool held);
     /** \return a control packet of \p type answering the data packet \p data */
     RoceHeader MakeReply(RoceHeader::Type type, const RoceHeader& data) const;
     /** Queue a control packet toward \p dst after the AckTurnaround. */
@@ -321,6 +353,9 @@ class RdmaNic
     int32_t m_ackPriority;
     uint8_t m_cnpPriority;
     TypeId m_ccTypeId;
+    Transport m_transport;
+    uint32_t m_bitmapPackets;
+    uint32_t m_reorderPackets;
 
     TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time> m_messageSent;
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_messageReceived;

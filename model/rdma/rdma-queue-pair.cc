@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -17,7 +18,16 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 TypeId
 RdmaQueuePair::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Mlfabric");
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Mlfabric")
+            .AddAttribute("Entropies",
+                          "Entropy values (UDP source ports) its data packets take in turn; "
+                          "1 (default): one path per queue pair under ECMP",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaQueuePair::m_entropies),
+                          MakeUintegerChecker<uint32_t>(1, 65536));
     return tid;
 }
 
@@ -30,6 +40,12 @@ RdmaQueuePair::DoDispose()
         m_cc = nullptr;
     }
     Object::DoDispose();
+}
+
+uint32_t
+RdmaQueuePair::GetEntropies() const
+{
+    return m_entropies;
 }
 
 uint32_t
@@ -111,9 +127,29 @@ RdmaQueuePair::GetMessagesAcknowledged() const
 }
 
 bool
+RdmaQueuePair::HasResend() const
+{
+    uint64_t seq = 0;
+    uint64_t end = 0;
+    return m_selective && m_sack.NextResend(seq, end);
+}
+
+bool
 RdmaQueuePair::HasSendableData() const
 {
-    if (m_error || m_sndNxt >= m_postedEnd)
+    if (m_error)
+    {
+        return false;
+    }
+    if (HasResend())
+    {
+        return true; // a lost gap lies inside what was already allowed in flight
+    }
+    if (m_sndNxt >= m_postedEnd)
+    {
+        return false;
+    }
+    if (m_selective && m_sndNxt - m_sndUna >= m_bitmapBytes)
     {
         return false;
     }

@@ -7,6 +7,7 @@
 #include "ns3/congestion-ops.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/sack-scoreboard.h"
 
 #include <cstdint>
 #include <deque>
@@ -34,8 +35,12 @@ struct RdmaMessage
  * The sending side of a reliable-connected queue pair.
  *
  * Messages queue in order and share one 64-bit byte sequence, so a NACK or a timeout
- * rewinds across message boundaries (go-back-N). Each QP has its own congestion
- * control instance, pacing rate and optional window.
+ * rewinds across message boundaries (go-back-N); under selective repeat it resends only
+ * the gaps its scoreboard takes for lost, and keeps no more than the receiver's bitmap
+ * in flight. Each QP has its own congestion
+ * control instance, pacing rate and optional window. Its data packets carry one of
+ * Entropies values in turn (the UDP source ports a RoCE NIC varies), so that switches
+ * that hash them may spread one QP over several paths.
  */
 class RdmaQueuePair
     : public Object
@@ -76,6 +81,8 @@ class RdmaQueuePair
     uint64_t GetMessagesPosted() const;
     /** \return messages whose last byte has been acknowledged */
     uint64_t GetMessagesAcknowledged() const;
+    /** \return how many entropy values its data packets take in turn */
+    uint32_t GetEntropies() const;
 
     // CcQueuePairView
     uint64_t GetLineRateBps() const override;
@@ -98,6 +105,8 @@ class RdmaQueuePair
 
     /** \return true if a packet could be sent now, ignoring pacing and PFC */
     bool HasSendableData() const;
+    /** \return true if selective repeat has a lost gap to resend */
+    bool HasResend() const;
     /** Put the next packet one gap at the current rate after the last one sent. */
     void UpdateNextAvail();
 
@@ -108,6 +117,8 @@ class RdmaQueuePair
     uint32_t m_port{0}; //!< index of the NIC port it sends on
     uint32_t m_hops{0}; //!< switch hops to the peer
     uint32_t m_mtu{4096};
+    uint32_t m_entropies{1};   //!< Entropies attribute
+    uint32_t m_nextEntropy{0}; //!< entropy of the next data packet
     uint64_t m_lineRateBps{0};
     Time m_baseRtt;
 
@@ -134,6 +145,11 @@ class RdmaQueuePair
     Time m_lastNackTime{Time(-1)};
     uint64_t m_retransmittedBytes{0};
     uint64_t m_timeouts{0};
+
+    bool m_selective{false};   //!< selective repeat (else go-back-N)
+    uint64_t m_bitmapBytes{0}; //!< selective repeat: the receiver's bitmap reach
+    uint64_t m_recoveryEnd{0}; //!< selective repeat: a loss episode lasts until here
+    SackScoreboard m_sack;     //!< selective repeat: reported and lost bytes
 };
 
 } // namespace ns3

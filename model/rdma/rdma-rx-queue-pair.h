@@ -5,6 +5,7 @@
 #define MLFABRIC_RDMA_RX_QUEUE_PAIR_H
 
 #include "ns3/nstime.h"
+#include "ns3/receive-bitmap.h"
 
 #include <cstdint>
 
@@ -29,6 +30,7 @@ struct RdmaRxQueuePair
     Time lastCnp{Time(-1)};         //!< when the last CNP was sent (DCQCN pacing)
     bool cnpSent{false};            //!< whether any CNP was sent
     uint64_t messagesReceived{0};   //!< messages whose last byte has arrived
+    ReceiveBitmap bitmap;           //!< selective repeat: bytes held past a gap
 };
 
 } // namespace ns3

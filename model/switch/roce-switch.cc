@@ -8,11 +8,13 @@
 #include "ns3/double.h"
 #include "ns3/flow-hash.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet-trimming.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -79,6 +81,13 @@ RoceSwitch::GetTypeId()
                             "A data packet was cut to its header: the header, ingress port",
                             MakeTraceSourceAccessor(&RoceSwitch::m_trimTrace),
                             "ns3::RoceSwitch::PacketPortCallback")
+            .AddAttribute("LoadBalancer",
+                          "TypeId of the choice among equal-cost egress ports for data "
+                          "packets: ns3::EcmpBalancer (default), ns3::FlowletBalancer, "
+                          "ns3::SprayBalancer or ns3::AdaptiveBalancer",
+                          TypeIdValue(EcmpBalancer::GetTypeId()),
+                          MakeTypeIdAccessor(&RoceSwitch::m_balancerTypeId),
+                          MakeTypeIdChecker())
             .AddTraceSource("Drop",
                             "The buffer refused a packet: packet, ingress port",
                             MakeTraceSourceAccessor(&RoceSwitch::m_dropTrace),
@@ -110,6 +119,11 @@ RoceSwitch::DoDispose()
     m_mmu = nullptr;
     m_pipeline = nullptr;
     m_rng = nullptr;
+    if (m_balancer)
+    {
+        m_balancer->Dispose();
+        m_balancer = nullptr;
+    }
     Object::DoDispose();
 }
 
@@ -259,11 +273,22 @@ RoceSwitch::GetQueuedPayload() const
     return total;
 }
 
+Ptr<LoadBalancer>
+RoceSwitch::GetLoadBalancer()
+{
+    if (!m_balancer)
+    {
+        ObjectFactory factory(m_balancerTypeId.GetName());
+        m_balancer = factory.Create<LoadBalancer>();
+    }
+    return m_balancer;
+}
+
 int64_t
 RoceSwitch::AssignStreams(int64_t stream)
 {
     m_rng->SetStream(stream);
-    return 1;
+    return 1 + GetLoadBalancer()->AssignStreams(stream + 1);
 }
 
 void
@@ -276,10 +301,13 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
                     "switch " << m_nodeId << " has no route to node " << h.dst);
     const auto& ports = m_routes[h.dst];
-    const uint32_t out =
-        ports.size() == 1
-            ? ports[0]
-            : ports[FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId) % ports.size()];
+    uint32_t out = ports[0];
+    if (ports.size() > 1)
+    {
+        const uint32_t hash = FlowHash(h.src, h.dst, h.srcQp, h.dstQp, m_nodeId, h.entropy);
+        out = h.type == RoceHeader::DATA ? GetLoadBalancer()->Choose(h, ports, hash, *this)
+                                         : ports[hash % ports.size()];
+    }
 
     const uint32_t in = port.GetOwnerIndex();
     uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();

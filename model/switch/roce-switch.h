@@ -6,6 +6,7 @@
 
 #include "ns3/egress-marking.h"
 #include "ns3/egress-queues.h"
+#include "ns3/load-balancer.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-port.h"
@@ -30,12 +31,14 @@ namespace ns3
  * waits at its egress port. Egress scheduling is strict priority for control
  * priorities, DWRR among the others. When a packet leaves, the MMU releases it (which
  * may resume the upstream), ECN marks it from the egress queue length, and INT stamps
- * it if it asks for telemetry. Next hops come from per-destination tables; a flow
- * hash salted per switch picks among equal-cost ports.
+ * it if it asks for telemetry. Next hops come from per-destination tables; among
+ * equal-cost ports a data packet goes where the switch's LoadBalancer sends it (per-flow
+ * ECMP by default), a control packet by the flow hash salted per switch.
  */
 class RoceSwitch
     : public Object
     , public RocePortOwner
+    , public EgressLoad
 {
   public:
     /**
@@ -113,14 +116,17 @@ class RoceSwitch
     /** \return the counters */
     const Counters& GetCounters() const;
     /** \param port egress port \return bytes queued there now */
-    uint64_t GetQueueBytes(uint32_t port) const;
+    uint64_t GetQueueBytes(uint32_t port) const override;
+    /** \return the load balancer (created from the LoadBalancer attribute on first use) */
+    Ptr<LoadBalancer> GetLoadBalancer();
     /** \return buffer bytes charged for every queued packet, all ports */
     uint64_t GetQueuedBufferBytes() const;
     /** \return message payload queued, all ports */
     uint64_t GetQueuedPayload() const;
 
     /**
-     * Assign fixed random streams (ECN marking).
+     * Assign fixed random streams (ECN marking, then the load balancer's draws if it
+     * draws).
      * \param stream first stream index
      * \return the number of streams used
      */
@@ -145,6 +151,7 @@ class RoceSwitch
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchPipeline> m_pipeline; //!< its latency, applied to the ports by the installer
     Ptr<UniformRandomVariable> m_rng;
+    Ptr<LoadBalancer> m_balancer;
     bool m_bufferConfigured{false};
     Counters m_counters;
 
@@ -157,6 +164,7 @@ class RoceSwitch
     double m_ecnPmax;
     bool m_trimEnabled;
     uint8_t m_trimPriority;
+    TypeId m_balancerTypeId;
 
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_trimTrace;
