@@ -224,7 +224,12 @@ Main(int argc, char** argv)
                                "busiest-links",
                                "link-utilization",
                                "timeline-links",
-                               "fail"})
+                               "fail",
+                               "lb",
+                               "spray-order",
+                               "flowlet-gap",
+                               "entropies",
+                               "transport"})
     {
         if (!packet && cli.IsSet(option))
         {

@@ -25,7 +25,10 @@ class HpccOutputPaths : public testing::Test
     void
     SetUp() override
     {
-        m_dir = fs::path(testing::TempDir()) / "hpcc-output-paths";
+        // One folder per test: ctest runs the tests of this file at the same time.
+        m_dir = fs::path(testing::TempDir()) /
+                (std::string("hpcc-output-paths-") +
+                 testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir / "in");
         // Hosts 0 and 1 on switch 2; one 10 kB flow from 0 to 1 at 2 s.

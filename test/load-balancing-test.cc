@@ -9,6 +9,7 @@
 
 #include "ns3/config.h"
 #include "ns3/load-balancer.h"
+#include "ns3/nstime.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -190,6 +191,11 @@ FatTreeLatencySeconds()
 TrafficResult
 Permutation(const std::string& lb, const std::string& transport, uint64_t bytes, uint64_t seed)
 {
+    // The closed forms below count cables and store-and-forward serialization only.
+    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
+    Config::SetDefault("ns3::SwitchPipeline::Mode", StringValue("StoreAndForward"));
+    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
+    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
     Config::SetDefault("ns3::RoceSwitch::LoadBalancer", TypeIdValue(LoadBalancerTypeId(lb)));
     Config::SetDefault("ns3::SprayBalancer::Order", StringValue("RoundRobin"));
     Config::SetDefault("ns3::RdmaNic::Transport", StringValue(transport));

@@ -8,6 +8,7 @@
 
 #include "ns3/config.h"
 #include "ns3/load-balancer.h"
+#include "ns3/nstime.h"
 #include "ns3/receive-bitmap.h"
 #include "ns3/sack-scoreboard.h"
 #include "ns3/simulator.h"
@@ -113,6 +114,11 @@ class SelectiveRepeatTest : public testing::Test
         uint64_t bytes,
         double loss)
     {
+        // The closed forms below count cables and store-and-forward serialization only.
+        Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
+        Config::SetDefault("ns3::SwitchPipeline::Mode", StringValue("StoreAndForward"));
+        Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
+        Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
         Config::SetDefault("ns3::RoceSwitch::LoadBalancer",
                            TypeIdValue(SprayBalancer::GetTypeId()));
         Config::SetDefault("ns3::SprayBalancer::Order", StringValue(order));

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <iostream>
 
 namespace ns3
 {
@@ -117,6 +118,16 @@ CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) 
         throw InputError(m_config.source + ": " + ImplementationKey(key) + " lists " +
                          std::to_string(algorithms.size()) + " dimensions but the network has " +
                          std::to_string(m_physical.size()));
+    }
+    const bool flat =
+        std::any_of(algorithms.begin(), algorithms.end(), [](const auto& a) { return a.flat; });
+    if (algorithms.size() < m_physical.size() && !flat)
+    {
+        // Allowed, but then the collective leaves out whole dimensions: say so.
+        std::cerr << "warning: " << m_config.source << ": " << ImplementationKey(key) << " lists "
+                  << algorithms.size() << " of the network's " << m_physical.size()
+                  << " dimensions: a world " << ToString(type) << " runs over the first "
+                  << algorithms.size() << " only, not across the others" << std::endl;
     }
     std::vector<CollectiveTopology::Dimension> dims;
     uint32_t stride = 1;

@@ -766,6 +766,21 @@ void
 RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
 {
     ++m_counters.trimmedRx;
+    if (m_transport == SELECTIVE_REPEAT)
+    {
+        // The NACK below names where the receiver's in-order point is, not the trimmed
+        // packet: a selective-repeat sender learns of that loss only at its timeout.
+        static bool warned = false;
+        if (!warned)
+        {
+            warned = true;
+            std::cerr
+                << "warning: node " << m_nodeId
+                << ": a trimmed packet under selective repeat is resent only at the "
+                   "sender's retransmission timeout (trim NACKs drive go-back-N recovery only)"
+                << std::endl;
+        }
+    }
     const Time now = Simulator::Now();
     if (h.seq < rx.expected)
     {

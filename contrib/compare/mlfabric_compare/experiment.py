@@ -12,7 +12,9 @@ import re
 
 import yaml
 
-SCHEMES = ("none", "dcqcn", "dcqcn-hpccns3", "hpcc", "timely", "dctcp", "swift")
+SCHEMES = (
+    "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "timely", "dctcp", "swift", "nscc"
+)
 BACKENDS = ("packet", "analytical", "analytical-aware")
 KNOWN_KEYS = {"name", "description", "backend", "workloads", "fabrics", "schemes",
               "parameters", "seeds", "stop", "quick"}

@@ -18,6 +18,9 @@ SCHEME_STYLE = {
     "timely": ("#009E73", (0, (4, 1.5, 1, 1.5))),
     "dctcp": ("#D55E00", (0, (3, 1.5))),
     "swift": ("#CC79A7", (0, (8, 2, 2, 2))),
+    # Beyond Okabe-Ito's eight: two of Paul Tol's muted colors.
+    "dcqcn-window": ("#999933", (0, (2, 1))),
+    "nscc": ("#882255", (0, (5, 1, 1, 1, 1, 1))),
 }
 COMPUTE_COLOR = "#BBBBBB"
 FORMATS = ("png", "svg")
@@ -103,7 +106,8 @@ KIND_TITLE = {
 }
 # A marker per scheme, every few points, so that curves that coincide stay apart.
 SCHEME_MARKER = {"none": "o", "dcqcn": "s", "dcqcn-hpccns3": "P", "hpcc": "D",
-                 "timely": "^", "dctcp": "v", "swift": "X"}
+                 "timely": "^", "dctcp": "v", "swift": "X", "dcqcn-window": "*",
+                 "nscc": "h"}
 
 
 def _durations_by_kind(summary):
