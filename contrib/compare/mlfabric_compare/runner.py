@@ -2,9 +2,12 @@
 """Running an experiment's simulations as parallel processes under one progress bar.
 
 Each run writes into its own folder; a run whose folder holds a summary.json has
-finished and is skipped when the experiment is run again into the same results folder.
+finished and is skipped when the experiment is run again into the same results folder,
+provided the same build of the simulator made it: a results folder never mixes runs of
+two builds.
 """
 
+import hashlib
 import os
 import re
 import subprocess
@@ -19,6 +22,28 @@ _RANKS = re.compile(r"(\d+)\s*/\s*(\d+)\s+ranks")
 _SIMULATED = re.compile(r"progress: ([0-9.]+) us simulated")
 _NODES = re.compile(r"(\d+)/(\d+) nodes")
 _LEFT = re.compile(r"about (\d+) s left")
+
+
+# The digest of the simulator that made a run, beside its summary.
+BUILD_ID = "build-id"
+
+
+def build_id(binary):
+    """A digest of the simulator: the program and the mlfabric libraries it loads."""
+    paths = [binary]
+    try:
+        linked = subprocess.run(["ldd", binary], capture_output=True, text=True, check=False)
+        paths += sorted(line.split("=>")[1].split("(")[0].strip()
+                        for line in linked.stdout.splitlines()
+                        if "mlfabric" in line and "=>" in line)
+    except OSError:
+        pass  # no ldd: the program alone
+    digest = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
 
 
 class RunState:
@@ -44,8 +69,22 @@ class RunState:
     def summary_path(self):
         return os.path.join(self.out_dir, "summary.json")
 
-    def finished_before(self):
+    @property
+    def build_path(self):
+        return os.path.join(self.out_dir, BUILD_ID)
+
+    def summary_exists(self):
         return os.path.exists(self.summary_path)
+
+    def finished_before(self, build):
+        """True if the run finished in an earlier sitting with the build `build`."""
+        if not self.summary_exists():
+            return False
+        try:
+            with open(self.build_path, encoding="utf-8") as f:
+                return f.read().strip() == build
+        except OSError:
+            return False
 
 
 def _update_progress(state):
@@ -124,27 +163,43 @@ def check_inputs(runs, binary, jobs):
     return [(run, error) for run, error in zip(runs, results) if error]
 
 
-def prepare_states(runs, results_dir):
-    """Every run's folder and state; returns (states, the runs not finished before)."""
+def prepare_states(runs, results_dir, binary, stream=None):
+    """Every run's folder and state; returns (states, the runs to run now).
+
+    A run finished before by another build of `binary` runs again. Each run to run now
+    gets the build's digest in its folder, so that its summary is known to be this
+    build's."""
+    stream = stream or sys.stderr
+    build = build_id(binary)
     states = []
     for run in runs:
         out_dir = os.path.join(results_dir, "runs", run.run_id)
         os.makedirs(out_dir, exist_ok=True)
         states.append(RunState(run, out_dir))
-    pending = [s for s in states if not s.finished_before()]
+    pending = [s for s in states if not s.finished_before(build)]
+    stale = [s for s in pending if s.summary_exists()]
+    if stale:
+        stream.write(f"compare: {len(stale)} finished run(s) in {results_dir} were made by "
+                     f"another build of {os.path.basename(binary)}; running them again\n")
     for s in states:
-        if s.finished_before():
+        if s in pending:
+            if s.summary_exists():
+                os.remove(s.summary_path)
+            with open(s.build_path, "w", encoding="utf-8") as f:
+                f.write(build + "\n")
+        else:
             s.status = "skipped"
     return states, pending
 
 
-def run_all(runs, results_dir, binary, jobs, stream=sys.stderr):
+def run_all(runs, results_dir, binary, jobs, stream=None):
     """Run every run not finished before, at most `jobs` at once.
 
     Returns the list of RunState, in the order of `runs`. A run that exits non-zero keeps
     its log and has no summary; the caller reports it.
     """
-    states, pending = prepare_states(runs, results_dir)
+    stream = stream or sys.stderr
+    states, pending = prepare_states(runs, results_dir, binary, stream)
     skipped = len(states) - len(pending)
     states_to_show = [s for s in states if s.status is None]
     tty = stream.isatty()

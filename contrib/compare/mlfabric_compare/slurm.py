@@ -115,7 +115,7 @@ def run_all(runs, results_dir, binary, jobs, options=(), stream=None):
     the scheduler ended without a status has status "lost" and a `failure` text.
     """
     stream = stream or sys.stderr
-    states, pending = prepare_states(runs, results_dir)
+    states, pending = prepare_states(runs, results_dir, binary, stream)
     skipped = len(states) - len(pending)
     if not pending:
         return states

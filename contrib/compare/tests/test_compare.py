@@ -183,6 +183,36 @@ class CompareTest(unittest.TestCase):
             with open(os.path.join(results, plot), "rb") as img:
                 self.assertEqual(img.read(8), b"\x89PNG\r\n\x1a\n")
 
+    def test_runs_of_another_build_are_run_again(self):
+        path = self.write("name: b\nworkloads: [w]\nfabrics: [f.yaml]\nschemes: [none, hpcc]\n")
+        results = os.path.join(self.dir, "results")
+        binary = os.path.join(self.dir, "replay.py")
+        shutil.copy(FAKE, binary)
+        counter = os.path.join(self.dir, "calls")
+        os.environ["FAKE_REPLAY_COUNTER"] = counter
+
+        def calls():
+            with open(counter) as f:
+                return len(f.read().split())
+        try:
+            self.assertEqual(self.run_main(path, "--results=" + results,
+                                           "--binary=" + binary)[0], 0)
+            self.assertEqual(calls(), 2)
+            # The same build: both runs are kept.
+            self.assertEqual(self.run_main(path, "--results=" + results,
+                                           "--binary=" + binary)[0], 0)
+            self.assertEqual(calls(), 2)
+            # Another build of the program: both run again, and the user is told.
+            with open(binary, "a", encoding="utf-8") as f:
+                f.write("# rebuilt\n")
+            status, _, err = self.run_main(path, "--results=" + results, "--binary=" + binary)
+            self.assertEqual(status, 0)
+            self.assertEqual(calls(), 4)
+            self.assertIn("2 finished run(s)", err)
+            self.assertIn("another build of replay.py", err)
+        finally:
+            del os.environ["FAKE_REPLAY_COUNTER"]
+
     def test_a_failed_run_is_reported_and_retried(self):
         path = self.write("name: f\nworkloads: [w]\nfabrics: [f.yaml]\n"
                           "schemes: [none, timely]\n")
