@@ -119,6 +119,13 @@ def draw_training(runs, folder):
         ax.set_title(title + " on clos-2to1-16")
         ax.set_ylabel("step time (ms), log scale")
         ax.set_yscale("log")
+        # Plain values at 1, 2 and 5 per decade: a reader needs numbers, not powers.
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
     fig.tight_layout(rect=(0, 0.07, 1, 1))

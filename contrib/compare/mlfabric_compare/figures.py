@@ -163,8 +163,10 @@ def collective_cdfs(plt, done, by_id, results_dir):
         if high > 20 * low:
             from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
             ax.set_xscale("log")
-            # Plain numbers at 1, 2 and 5 per decade: a reader needs values, not powers.
-            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            # Plain numbers, a reader needs values, not powers: at 1, 2 and 5 per decade
+            # over up to two decades, at each decade over more (the labels must not meet).
+            subs = (1.0, 2.0, 5.0) if high <= 100 * low else (1.0,)
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_formatter(NullFormatter())
         else:
