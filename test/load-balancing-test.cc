@@ -7,6 +7,8 @@
 // shared link has carried its flows one after another (k flows on a link: k times the
 // busiest host link at line rate), spraying near the single-flow time.
 
+#include "latency-premise.h"
+
 #include "ns3/config.h"
 #include "ns3/load-balancer.h"
 #include "ns3/nstime.h"
@@ -192,10 +194,7 @@ TrafficResult
 Permutation(const std::string& lb, const std::string& transport, uint64_t bytes, uint64_t seed)
 {
     // The closed forms below count cables and store-and-forward serialization only.
-    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::SwitchPipeline::Mode", StringValue("StoreAndForward"));
-    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
+    WithoutSwitchAndNicLatency();
     Config::SetDefault("ns3::RoceSwitch::LoadBalancer", TypeIdValue(LoadBalancerTypeId(lb)));
     Config::SetDefault("ns3::SprayBalancer::Order", StringValue("RoundRobin"));
     Config::SetDefault("ns3::RdmaNic::Transport", StringValue(transport));

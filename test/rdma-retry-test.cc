@@ -5,6 +5,7 @@
 // progress, then the error state, which names the queue pair and ends the run.
 
 #include "hand-fabric.h"
+#include "latency-premise.h"
 
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -121,10 +122,7 @@ TEST_F(RdmaRetryTest, ProgressResetsTheRetryCount)
     Config::SetDefault("ns3::RdmaNic::RetryCount", UintegerValue(2));
     // The loss draws of this case were chosen on paths without switch or NIC latency
     // (doc/latency.md); with them another sequence of losses exhausts the two retries.
-    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::SwitchPipeline::Mode", EnumValue(SwitchPipeline::STORE_AND_FORWARD));
-    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
+    WithoutSwitchAndNicLatency();
     Build(0.5);
     Ptr<RdmaQueuePair> qp = m_net.Connect(m_a, m_b, 3);
     m_net.GetNic(m_a)->PostSend(qp, 200000, 1);

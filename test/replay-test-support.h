@@ -7,6 +7,7 @@
 #define MLFABRIC_REPLAY_TEST_SUPPORT_H
 
 #include "et-test-support.h"
+#include "latency-premise.h"
 
 #include "ns3/config.h"
 #include "ns3/enum.h"
@@ -28,19 +29,6 @@ namespace replaytest
 
 /** Where the shared ASTRA-sim inputs live. */
 inline const std::string kAstra = std::string(MLFABRIC_SHARED_DIR) + "/data/astra-sim/";
-
-/**
- * Switches and NICs that add no time (doc/latency.md), as ASTRA-sim's analytical network
- * and closed forms of link latency alone assume.
- */
-inline void
-WithoutSwitchAndNicLatency()
-{
-    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::SwitchPipeline::Mode", EnumValue(SwitchPipeline::STORE_AND_FORWARD));
-    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
-}
 
 /** \return a device compute node of \p micros µs */
 inline EtNode

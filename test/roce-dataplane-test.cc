@@ -4,6 +4,7 @@
 // The RoCEv2 data plane against analytical values and conservation of bytes.
 
 #include "hand-fabric.h"
+#include "latency-premise.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -107,10 +108,7 @@ BuildChain(RoceNetwork& net, uint32_t switches)
 TEST_F(DataPlaneTest, MessageLatencyMatchesStoreAndForward)
 {
     // Switches and NICs without pipelines (doc/latency.md; test/latency-test.cc has them).
-    Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::SwitchPipeline::Mode", EnumValue(SwitchPipeline::STORE_AND_FORWARD));
-    Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
-    Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
+    WithoutSwitchAndNicLatency();
     for (uint32_t k = 0; k <= 3; ++k)
     {
         RoceNetwork net;

@@ -6,6 +6,8 @@
 // the line rate where go-back-N, which drops every packet that overtakes another,
 // collapses; under reordering and loss every byte arrives exactly once.
 
+#include "latency-premise.h"
+
 #include "ns3/config.h"
 #include "ns3/load-balancer.h"
 #include "ns3/nstime.h"
@@ -115,10 +117,7 @@ class SelectiveRepeatTest : public testing::Test
         double loss)
     {
         // The closed forms below count cables and store-and-forward serialization only.
-        Config::SetDefault("ns3::SwitchPipeline::Latency", TimeValue(Time(0)));
-        Config::SetDefault("ns3::SwitchPipeline::Mode", StringValue("StoreAndForward"));
-        Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
-        Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
+        WithoutSwitchAndNicLatency();
         Config::SetDefault("ns3::RoceSwitch::LoadBalancer",
                            TypeIdValue(SprayBalancer::GetTypeId()));
         Config::SetDefault("ns3::SprayBalancer::Order", StringValue(order));
