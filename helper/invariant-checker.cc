@@ -211,6 +211,22 @@ InvariantChecker::CheckFinished() const
     return out;
 }
 
+bool
+InvariantChecker::AllAcknowledged() const
+{
+    for (uint32_t host : m_net.GetHosts())
+    {
+        for (const auto& qp : m_net.GetNic(host)->GetQueuePairs())
+        {
+            if (qp->GetMessagesAcknowledged() != qp->GetMessagesPosted())
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 void
 InvariantChecker::StartPeriodic(Time period, std::function<bool()> done)
 {

@@ -275,6 +275,18 @@ TEST(ReplayCli, CheckInvariantsHoldThroughTheBundledWorkload)
     EXPECT_NEAR(json["invariants"]["checks"].get<double>(), simulatedUs / 10, 2);
 }
 
+// A workload that ends on a receive leaves its last acknowledgements on the wire when the
+// ranks finish; the end-of-run checks wait for them instead of counting them missing.
+TEST(ReplayCli, FinalInvariantChecksWaitForAcknowledgementsInFlight)
+{
+    const std::string root = MLFABRIC_SOURCE_DIR;
+    const ProgramRun run =
+        Replay("--workload=" + root + "/traces/allreduce-8npu/allreduce --fabric=" + root +
+               "/fabrics/two-dim-4x2.yaml --check-invariants");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
+}
+
 // An nvls all-reduce on the scale-up switch runs on the analytical backends and is said in
 // the header; the packet level, which has no reduction engine, and a dimension without a
 // switch refuse it with exit status 2.
