@@ -125,6 +125,14 @@ InvariantChecker::CheckBuffers(std::vector<std::string>& out) const
                           std::to_string(mmu->GetPeakUsedBytes()) + " B in a buffer of " +
                           std::to_string(mmu->GetBufferBytes()) + " B");
         }
+        if (mmu->GetHeadroomPoolBytes() > 0 &&
+            mmu->GetPeakHeadroomUsedBytes() > mmu->GetHeadroomPoolBytes())
+        {
+            out.push_back("switch " + std::to_string(sw) + " used " +
+                          std::to_string(mmu->GetPeakHeadroomUsedBytes()) +
+                          " B of headroom from a pool of " +
+                          std::to_string(mmu->GetHeadroomPoolBytes()) + " B");
+        }
         if (mmu->GetUsedBytes() != s->GetQueuedBufferBytes())
         {
             out.push_back("switch " + std::to_string(sw) + " accounts " +

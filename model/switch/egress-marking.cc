@@ -25,6 +25,22 @@ EcnThresholds::Probability(uint64_t queueBytes) const
            static_cast<double>(kmaxBytes - kminBytes);
 }
 
+bool
+MarkArrivingFrame(QueuedFrame& q,
+                  const EcnThresholds& ecn,
+                  UniformRandomVariable& rng,
+                  uint64_t priorityBytes)
+{
+    const bool ect = q.isData && (q.flags & RoceHeader::ECT) && !(q.flags & RoceHeader::CE);
+    if (!ect || rng.GetValue() >= ecn.Probability(priorityBytes))
+    {
+        return false;
+    }
+    q.frame.header->Set(RoceHeader::CE);
+    q.flags |= RoceHeader::CE;
+    return true;
+}
+
 DepartureEdit
 EditDepartingFrame(QueuedFrame& q,
                    const RocePort& port,

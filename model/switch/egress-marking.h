@@ -32,6 +32,33 @@ struct EcnThresholds
 
 /**
  * \ingroup mlfabric-switch
+ * Where a switch port decides ECN marking, on the instantaneous queue of the packet's
+ * priority either way.
+ */
+enum EcnMarkPoint
+{
+    MARK_AT_DEQUEUE, //!< as the packet leaves, on the bytes still queued behind it
+    MARK_AT_ENQUEUE, //!< as the packet arrives, on the bytes queued with it included
+};
+
+/**
+ * \ingroup mlfabric-switch
+ * Mark an arriving ECN-capable data packet CE with the probability of the queue it
+ * joins (MARK_AT_ENQUEUE): the packet whose arrival takes the queue past a step
+ * threshold is the first one marked.
+ * \param q the arriving frame, not yet queued
+ * \param ecn the marking ramp of its egress port and priority
+ * \param rng draws the marking decision
+ * \param priorityBytes bytes queued at the frame's priority, the frame included
+ * \return true if CE was set
+ */
+bool MarkArrivingFrame(QueuedFrame& q,
+                       const EcnThresholds& ecn,
+                       UniformRandomVariable& rng,
+                       uint64_t priorityBytes);
+
+/**
+ * \ingroup mlfabric-switch
  * What EditDepartingFrame did to a frame.
  */
 struct DepartureEdit
