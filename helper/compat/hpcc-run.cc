@@ -5,6 +5,7 @@
 
 #include "ns3/config.h"
 #include "ns3/dcqcn-alpha-mapping.h"
+#include "ns3/failure-options.h"
 #include "ns3/hpcc-input-path.h"
 #include "ns3/hpcc-network.h"
 #include "ns3/hpcc-output-format.h"
@@ -282,6 +283,10 @@ RunHpcc(const HpccRunOptions& o)
     }
     RoceNetwork net;
     BuildHpccNetwork(fabric, config, net);
+    r.paths = CollectPathSettings(net);
+    const std::vector<FailureSpec> failures = ParseFailureOptions(o.failures, net.GetFabric());
+    const Ptr<FailureSchedule> failureSchedule = InstallFailures(net, failures);
+    r.failureHeader = DescribeFailures(net, failureSchedule, failures);
 
     // Per-pair timing
     const HpccRoutes routes(fabric);
@@ -366,6 +371,10 @@ RunHpcc(const HpccRunOptions& o)
     r.pfcPauses = pfc.GetPauses();
     r.qlenSamples = qlen->GetSamples();
     r.outcomes = driver->GetOutcomes();
+    if (failureSchedule)
+    {
+        r.failures = failureSchedule->GetOutcomes();
+    }
     const NetworkStats stats = CollectNetworkStats(net, nullptr);
     r.drops = stats.drops;
     r.ecnMarks = stats.ecnMarks;

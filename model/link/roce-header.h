@@ -47,7 +47,8 @@ class RoceHeader : public Header
         WANT_INT = 8,  //!< switches stamp INT hops
         WANT_CNP = 16, //!< the receiver answers CE marks with CNPs
         ECN_ECHO = 32, //!< (ACK) acknowledged data carried CE
-        TRIMMED = 64,  //!< (DATA) a switch cut the payload off: only the header arrives
+        TRIMMED = 64,  //!< (DATA) a switch cut the payload off: only the header arrives;
+                       //!< (NACK) the packet sackSeq/sackBytes names was trimmed: lost
     };
 
     RoceHeader() = default;
@@ -125,8 +126,10 @@ class RoceHeader : public Header
     uint64_t imm{0};        //!< DATA: message tag (immediate data)
     int64_t timestampPs{0}; //!< DATA: transmit time; ACK: the echoed transmit time
     uint32_t entropy{0};    //!< DATA: path entropy (UDP source port index); switches hash it
-    uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw
-    uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none
+    uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw;
+                            //!< DATA: first byte of its message (unordered delivery)
+    uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none.
+                            //!< DATA with TRIMMED: the payload the switch cut off
     std::array<IntHop, kMaxIntHops> hops; //!< INT stack
 
   private:

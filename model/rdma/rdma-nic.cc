@@ -166,15 +166,21 @@ RdmaNic::GetTypeId()
                           TypeIdValue(CcNone::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
                           MakeTypeIdChecker())
-            .AddAttribute(
-                "Transport",
-                "Loss recovery: GoBackN (default; data past a gap is dropped and "
-                "resent) or SelectiveRepeat (IRN: a bounded receive bitmap keeps "
-                "it, selective NACKs name what is missing)",
-                EnumValue(RdmaNic::GO_BACK_N),
-                MakeEnumAccessor(&RdmaNic::m_transport),
-                MakeEnumChecker(
-                    RdmaNic::GO_BACK_N, "GoBackN", RdmaNic::SELECTIVE_REPEAT, "SelectiveRepeat"))
+            .AddAttribute("Transport",
+                          "Loss recovery: GoBackN (default; data past a gap is dropped and "
+                          "resent), SelectiveRepeat (IRN: a bounded receive bitmap keeps "
+                          "it, selective NACKs name what is missing, messages complete in "
+                          "order) or Unordered (UEC's RUD: every packet is placed on arrival "
+                          "and acknowledged selectively, a message completes once all its "
+                          "bytes are in, in whatever order)",
+                          EnumValue(RdmaNic::GO_BACK_N),
+                          MakeEnumAccessor(&RdmaNic::m_transport),
+                          MakeEnumChecker(RdmaNic::GO_BACK_N,
+                                          "GoBackN",
+                                          RdmaNic::SELECTIVE_REPEAT,
+                                          "SelectiveRepeat",
+                                          RdmaNic::UNORDERED,
+                                          "Unordered"))
             .AddAttribute("BitmapPackets",
                           "Selective repeat: packets past the next in-order byte the receive "
                           "bitmap holds (MTU-sized); the sender keeps no more in flight",
@@ -358,6 +364,15 @@ RdmaNic::GetPayloadHeld() const
     {
         held += ps.rxBacklogPayload;
     }
+    if (m_transport == SELECTIVE_REPEAT)
+    {
+        // Kept past a gap and not yet delivered in order (unordered delivery counts
+        // bytes delivered as they are placed).
+        for (const auto& rx : m_rxQps)
+        {
+            held += rx.bitmap.GetHeldBytes();
+        }
+    }
     return held;
 }
 
@@ -395,15 +410,20 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     qp->m_mtu = mtu > 0 ? mtu : m_mtu;
     qp->m_baseRtt = baseRtt;
     qp->m_hops = hops;
-    qp->m_selective = m_transport == SELECTIVE_REPEAT;
-    qp->m_bitmapBytes = static_cast<uint64_t>(m_bitmapPackets) * qp->m_mtu;
+    qp->m_selective = m_transport != GO_BACK_N;
+    qp->m_unordered = m_transport == UNORDERED;
+    // Unordered delivery places data on arrival: no reorder buffer bounds what is sent.
+    qp->m_bitmapBytes =
+        qp->m_unordered ? UINT64_MAX : static_cast<uint64_t>(m_bitmapPackets) * qp->m_mtu;
     qp->m_sack.SetReorderBytes(static_cast<uint64_t>(m_reorderPackets) * qp->m_mtu);
 
     RdmaRxQueuePair rx;
     rx.srcNode = m_nodeId;
     rx.srcQpn = qp->m_qpn;
     rx.priority = priority;
-    rx.bitmap.SetCapacity(static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
+    rx.bitmap.SetCapacity(peer->m_transport == UNORDERED
+                              ? UINT64_MAX
+                              : static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
     peer->m_rxQps.push_back(rx);
 
     ObjectFactory factory(congestionControl ? m_ccTypeId.GetName() : CcNone::GetTypeId().GetName());
@@ -635,6 +655,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     qp.m_nextEntropy = qp.m_nextEntropy + 1 < qp.m_entropies ? qp.m_nextEntropy + 1 : 0;
     h.payload = payload;
     h.imm = msg->tag;
+    h.sackSeq = msg->begin;
     h.timestampPs = Simulator::Now().GetPicoSeconds();
 
     frame.wireBytes = h.GetWireBytes();
@@ -657,7 +678,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     qp.m_sentHigh = std::max(qp.m_sentHigh, qp.m_sndNxt);
     if (resend)
     {
-        qp.m_sack.Resent(qp.m_sndNxt);
+        qp.m_sack.Resent(gapSeq, qp.m_sndNxt);
         qp.m_sndNxt = std::max(resume, qp.m_sndNxt);
     }
     qp.m_lastTxTime = Simulator::Now();
@@ -766,20 +787,10 @@ void
 RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
 {
     ++m_counters.trimmedRx;
-    if (m_transport == SELECTIVE_REPEAT)
+    if (m_transport != GO_BACK_N)
     {
-        // The NACK below names where the receiver's in-order point is, not the trimmed
-        // packet: a selective-repeat sender learns of that loss only at its timeout.
-        static bool warned = false;
-        if (!warned)
-        {
-            warned = true;
-            std::cerr
-                << "warning: node " << m_nodeId
-                << ": a trimmed packet under selective repeat is resent only at the "
-                   "sender's retransmission timeout (trim NACKs drive go-back-N recovery only)"
-                << std::endl;
-        }
+        ReceiveTrimmedSelective(rx, h);
+        return;
     }
     const Time now = Simulator::Now();
     if (h.seq < rx.expected)
@@ -830,6 +841,11 @@ RdmaNic::ReceiveData(const RoceHeader& h)
     if (m_transport == SELECTIVE_REPEAT)
     {
         ReceiveDataSelective(h, rx, ce);
+        return;
+    }
+    if (m_transport == UNORDERED)
+    {
+        ReceiveDataUnordered(h, rx, ce);
         return;
     }
     if (h.seq > rx.expected)
@@ -996,16 +1012,32 @@ RdmaNic::ReceiveAck(const RoceHeader& h)
     }
     sample.nHops = h.nHops;
     sample.hops = h.hops.data();
+    const uint64_t heldBefore = qp->m_sack.GetSackedBytes();
+    uint64_t advance = 0;
     if (h.seq > qp->m_sndUna)
     {
-        sample.newlyAcked = h.seq - qp->m_sndUna;
+        advance = h.seq - qp->m_sndUna;
         AdvanceUna(*qp, h.seq);
     }
-    if (h.type == RoceHeader::NACK && qp->m_selective)
+    bool newLoss = false;
+    if (qp->m_selective && (h.type == RoceHeader::NACK || h.sackBytes > 0))
+    {
+        newLoss = ReceiveSelectiveNack(*qp, h);
+        if (qp->m_unordered && !h.Has(RoceHeader::TRIMMED))
+        {
+            CompleteHeldMessages(*qp, h.sackSeq, h.sackSeq + h.sackBytes);
+        }
+    }
+    // Under selective repeat a byte counts as acknowledged once, when first reported
+    // held or when the cumulative point passes it, so that a report of a packet past a
+    // gap carries that packet's bytes and ECN mark to the congestion control.
+    sample.newlyAcked =
+        qp->m_selective ? advance + qp->m_sack.GetSackedBytes() - heldBefore : advance;
+    if (qp->m_selective && (h.type == RoceHeader::NACK || h.sackBytes > 0))
     {
         // Reordering is not loss: the congestion control hears a NACK only when the
         // scoreboard starts a loss episode; otherwise the report is an acknowledgement.
-        if (ReceiveSelectiveNack(*qp, h))
+        if (newLoss)
         {
             qp->m_cc->OnNack(sample);
         }
@@ -1045,6 +1077,11 @@ RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
     {
         const RdmaMessage msg = qp.m_messages.front();
         qp.m_messages.pop_front();
+        if (msg.acknowledged)
+        {
+            --qp.m_ackedAhead; // completed already, out of order
+            continue;
+        }
         m_messageSent(Ptr<RdmaQueuePair>(&qp), msg.id, msg.tag, msg.end - msg.begin, msg.posted);
     }
 }
