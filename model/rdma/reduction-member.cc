@@ -146,6 +146,7 @@ ReductionMember::Dequeue(RocePort& port, RoceFrame& frame)
         frame.priority = r.spec.priority;
         frame.payload = payload;
         ++m_chunksSent;
+        m_payloadSent += payload;
         return true;
     }
     return false;
@@ -195,6 +196,12 @@ uint64_t
 ReductionMember::GetResultBytes() const
 {
     return m_resultBytes;
+}
+
+uint64_t
+ReductionMember::GetPayloadSent() const
+{
+    return m_payloadSent;
 }
 
 } // namespace ns3

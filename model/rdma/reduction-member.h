@@ -93,6 +93,8 @@ class ReductionMember : public Object
     uint64_t GetChunksSent() const;
     /** \return result bytes received so far */
     uint64_t GetResultBytes() const;
+    /** \return chunk payload sent up so far */
+    uint64_t GetPayloadSent() const;
 
   protected:
     /** Drop the ports and the reductions under way. */
@@ -121,6 +123,7 @@ class ReductionMember : public Object
     std::map<uint64_t, Reduction> m_reductions;
     uint64_t m_chunksSent{0};
     uint64_t m_resultBytes{0};
+    uint64_t m_payloadSent{0};
 };
 
 } // namespace ns3

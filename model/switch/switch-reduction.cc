@@ -105,7 +105,20 @@ SwitchReduction::Receive(const RoceHeader& h)
     NS_ABORT_MSG_IF(member == it->second.byNode.end(),
                     "switch " << m_switch->GetNodeId() << ": node " << h.src
                               << " is not a member of reduction " << h.imm);
+    m_payloadReceived += h.payload;
     GetEngine()->Contribute(h.imm, member->second, h.seq);
+}
+
+uint64_t
+SwitchReduction::GetPayloadReceived() const
+{
+    return m_payloadReceived;
+}
+
+uint64_t
+SwitchReduction::GetPayloadSent() const
+{
+    return m_payloadSent;
 }
 
 void
@@ -157,6 +170,7 @@ SwitchReduction::Multicast(uint64_t id, uint64_t chunk, uint32_t bytes)
         frame.wireBytes = h.GetWireBytes();
         frame.priority = r.priority;
         frame.payload = bytes;
+        m_payloadSent += bytes;
         Send(m.port, std::move(frame));
     }
 }

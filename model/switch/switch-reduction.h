@@ -84,6 +84,11 @@ class SwitchReduction : public Object
      */
     void Left(const RoceHeader& h);
 
+    /** \return payload of the members' chunks the engine has taken in */
+    uint64_t GetPayloadReceived() const;
+    /** \return payload of the result copies the switch has queued toward members */
+    uint64_t GetPayloadSent() const;
+
   protected:
     /** Drop the engine, the reductions under way and the switch. */
     void DoDispose() override;
@@ -115,6 +120,8 @@ class SwitchReduction : public Object
     uint64_t m_openingLimit{0}; //!< the limit granted while opening
     Ptr<ReductionEngine> m_engine;
     std::map<uint64_t, Reduction> m_open;
+    uint64_t m_payloadReceived{0};
+    uint64_t m_payloadSent{0};
 };
 
 } // namespace ns3
