@@ -287,9 +287,9 @@ TEST(ReplayCli, FinalInvariantChecksWaitForAcknowledgementsInFlight)
     EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
 }
 
-// An nvls all-reduce on the scale-up switch runs on the analytical backends and is said in
-// the header; the packet level, which has no reduction engine, and a dimension without a
-// switch refuse it with exit status 2.
+// An nvls all-reduce on the scale-up switch runs on the analytical backends and at packet
+// level and is said in the header; the flow level, which has no reduction engine, and a
+// dimension without a switch refuse it with exit status 2.
 TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
 {
     ettest::ScratchDir dir;
@@ -309,12 +309,18 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
         << aware.output;
 
     const ProgramRun packet = Replay(args);
-    EXPECT_EQ(packet.status, 2) << packet.output;
-    EXPECT_NE(packet.output.find("error: rank "), std::string::npos) << packet.output;
-    EXPECT_NE(packet.output.find("in-network reduction (nvls, inNetwork) is not modelled by "
-                                 "ns3::RdmaNetworkBackend"),
-              std::string::npos)
+    ASSERT_EQ(packet.status, 0) << packet.output;
+    EXPECT_NE(packet.output.find("reduced in the switch of its dimension"), std::string::npos)
         << packet.output;
+    EXPECT_NE(packet.output.find("reduction buffer 8388608 B"), std::string::npos) << packet.output;
+
+    const ProgramRun flow = Replay(args + " --backend=flow");
+    EXPECT_EQ(flow.status, 2) << flow.output;
+    EXPECT_NE(flow.output.find("error: rank "), std::string::npos) << flow.output;
+    EXPECT_NE(flow.output.find("in-network reduction (nvls, inNetwork) is not modelled by "
+                               "ns3::FlowBackend"),
+              std::string::npos)
+        << flow.output;
 
     const std::string ringSystem = dir.File("ring-nvls.json");
     WriteText(ringSystem,

@@ -9,8 +9,10 @@
 #include "ns3/enum.h"
 #include "ns3/flow-hash.h"
 #include "ns3/ib-ack-timeout.h"
+#include "ns3/in-network-flag.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/reduction-member.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -483,6 +485,14 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
     {
         return m_relay->Dequeue(port, frame);
     }
+    if (ReductionMember::InUse())
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        if (member && member->Dequeue(port, frame))
+        {
+            return true;
+        }
+    }
     const bool transitReady = m_relay->HasDataReady(port);
     if (transitReady && ps.arbiter.Next() == RelayArbiter::TRANSIT && m_relay->Dequeue(port, frame))
     {
@@ -573,6 +583,14 @@ RdmaNic::HasPending(const RocePort& port) const
     // Listed QPs may be paced or window-bound: DequeueFrame then arms the wake-up.
     const uint32_t index = port.GetOwnerIndex();
     const PortState& ps = m_ports[index];
+    if (ReductionMember::InUse())
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        if (member && member->HasReady(index))
+        {
+            return true;
+        }
+    }
     return !ps.control.empty() || !ps.qps.empty() || m_relay->HasQueued(index);
 }
 
@@ -815,6 +833,14 @@ RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
 void
 RdmaNic::ReceiveData(const RoceHeader& h)
 {
+    if (IsInNetwork(h))
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        NS_ABORT_MSG_UNLESS(member, "node " << m_nodeId << ": a reduction result, no reduction");
+        m_counters.deliveredBytes += h.payload;
+        member->ReceiveResult(h);
+        return;
+    }
     NS_ABORT_MSG_IF(h.dstQp >= m_rxQps.size(),
                     "node " << m_nodeId << ": data for unknown QP " << h.dstQp);
     RdmaRxQueuePair& rx = m_rxQps[h.dstQp];
@@ -1000,6 +1026,13 @@ RdmaNic::GetAckTurnaround() const
 void
 RdmaNic::ReceiveAck(const RoceHeader& h)
 {
+    if (IsInNetwork(h))
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        NS_ABORT_MSG_UNLESS(member, "node " << m_nodeId << ": a reduction grant, no reduction");
+        member->ReceiveGrant(h);
+        return;
+    }
     NS_ABORT_MSG_IF(h.dstQp >= m_qps.size(),
                     "node " << m_nodeId << ": ACK for unknown QP " << h.dstQp);
     Ptr<RdmaQueuePair> qp = m_qps[h.dstQp];

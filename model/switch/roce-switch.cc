@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/flow-hash.h"
+#include "ns3/in-network-flag.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet-trimming.h"
@@ -15,6 +16,7 @@
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/switch-reduction.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
@@ -327,6 +329,16 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
     NS_ASSERT_MSG(frame.header, "switch " << m_nodeId << ": a frame without a RoCE header");
     const RoceHeader& h = *frame.header;
+    if (h.dst == m_nodeId && IsInNetwork(h))
+    {
+        // A chunk for the reduction engine: its credits reserved room in the engine's
+        // buffer, not in the shared one.
+        frame.ReturnCredits();
+        Ptr<SwitchReduction> reduction = GetObject<SwitchReduction>();
+        NS_ABORT_MSG_UNLESS(reduction, "switch " << m_nodeId << ": a reduction chunk, no engine");
+        reduction->Receive(h);
+        return;
+    }
     const uint32_t wireBytes = frame.wireBytes;
     NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
                     "switch " << m_nodeId << " has no route to node " << h.dst);
@@ -340,6 +352,19 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     }
 
     const uint32_t in = port.GetOwnerIndex();
+    if (h.src == m_nodeId && IsInNetwork(h))
+    {
+        // The reduction engine's result or grant: its bytes are the engine's buffer's.
+        QueuedFrame q;
+        q.inPort = in;
+        q.flags = h.flags;
+        q.payload = h.payload;
+        q.frame = std::move(frame);
+        q.frame.priority = q.frame.header->priority;
+        m_egress[out].Enqueue(std::move(q));
+        m_ports[out]->NotifyWork();
+        return;
+    }
     uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
     bool admitted = m_mmu->Admit(in, out, h.priority, bufferBytes) != SharedBufferMmu::DROP;
     if (!admitted && m_trimEnabled && h.type == RoceHeader::DATA && !h.Has(RoceHeader::TRIMMED))
@@ -441,6 +466,10 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     m_counters.intStamps += edit.stamped ? 1 : 0;
     ++m_counters.forwarded;
+    if (IsInNetwork(*q.frame.header) && q.frame.header->src == m_nodeId)
+    {
+        GetObject<SwitchReduction>()->Left(*q.frame.header);
+    }
     frame = std::move(q.frame);
     frame.payload = q.payload;
     return true;
