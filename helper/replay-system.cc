@@ -114,6 +114,20 @@ DescribeReplaySystem(const SystemConfig& c)
             break;
         }
     }
+    for (const auto* list :
+         {&c.allReduceImplementation, &c.reduceScatterImplementation, &c.allGatherImplementation})
+    {
+        const bool pat = std::any_of(list->begin(),
+                                     list->end(),
+                                     [](const AlgorithmSpec& spec)
+                                     { return spec.algorithm == CollectiveAlgorithm::Pat; });
+        if (pat)
+        {
+            text << ", pat as NCCL's PAT in its log-step form (all blocks of a step in one "
+                    "message)";
+            break;
+        }
+    }
     if (c.localMemBwGBps > 0)
     {
         text << ", local-mem-bw " << c.localMemBwGBps << " GB/s";
