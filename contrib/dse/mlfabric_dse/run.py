@@ -75,6 +75,7 @@ def gen_arguments(sweep, point, prefix, summary):
         args.append(f"--{key}={m[key]}")
     if p["memory"]["name"] != "none":
         args.append("--memory-expansion=1")
+        args.append(f"--offload-overlap={p['memory'].get('overlap', 'serial')}")
     return args
 
 

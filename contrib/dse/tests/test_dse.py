@@ -53,7 +53,10 @@ class SpecErrors(unittest.TestCase):
                  base + ", memory: [{name: m, type: CXL, latency: 1us, bandwidth: 1GBps}]}\n":
                      "sweep.memory[0].type: unknown type 'CXL'",
                  base + ", memory: [{name: m, latency: 1us}]}\n":
-                     "sweep.memory[0]: missing type, bandwidth"}
+                     "sweep.memory[0]: missing type, bandwidth",
+                 base + ", memory: [{name: m, type: MEMORY_POOL, latency: 1us, bandwidth: 1GBps,"
+                        " overlap: eager}]}\n":
+                     "sweep.memory[0].overlap: unknown overlap 'eager'"}
         for text, message in cases.items():
             path = self.write(text)
             code, _, err = _run([path, f"--build={BUILD}"])
