@@ -130,7 +130,7 @@ def main(argv=None, root=None):
 
         top = sweep.packet_top if args.packet_top is None else args.packet_top
         chosen = []
-        for o in report.ranked(outcomes)[:top]:
+        for o in report.packet_candidates(outcomes)[:top]:
             # The analytical pass removed the rank files: generate them again.
             o.prefix, _, reason = run.generate(tools["gen"], sweep, o.point,
                                                os.path.join(out, "points", o.point.point_id))
