@@ -41,13 +41,14 @@ class RoceHeader : public Header
     /** Bits of the flags field. */
     enum Flag : uint8_t
     {
-        LAST = 1,      //!< last packet of a message
-        ECT = 2,       //!< ECN-capable transport
-        CE = 4,        //!< congestion experienced (set by a switch)
-        WANT_INT = 8,  //!< switches stamp INT hops
-        WANT_CNP = 16, //!< the receiver answers CE marks with CNPs
-        ECN_ECHO = 32, //!< (ACK) acknowledged data carried CE
-        TRIMMED = 64,  //!< (DATA) a switch cut the payload off: only the header arrives
+        LAST = 1,        //!< last packet of a message
+        ECT = 2,         //!< ECN-capable transport
+        CE = 4,          //!< congestion experienced (set by a switch)
+        WANT_INT = 8,    //!< switches stamp INT hops
+        WANT_CNP = 16,   //!< the receiver answers CE marks with CNPs
+        ECN_ECHO = 32,   //!< (ACK) acknowledged data carried CE
+        TRIMMED = 64,    //!< (DATA) a switch cut the payload off: only the header arrives
+        WANT_PINT = 128, //!< switches fold their utilisation into pintPower (HPCC-PINT)
     };
 
     RoceHeader() = default;
@@ -112,6 +113,20 @@ class RoceHeader : public Header
      */
     bool PushHop(const IntHop& hop);
 
+    /**
+     * Echo the PINT field of a data packet in this reply (HPCC-PINT's ACKs and NACKs).
+     * \param data the packet acknowledged
+     */
+    void
+    EchoPint(const RoceHeader& data)
+    {
+        if (data.Has(WANT_PINT))
+        {
+            Set(WANT_PINT);
+            pintPower = data.pintPower;
+        }
+    }
+
     Type type{DATA};        //!< packet kind
     uint8_t priority{0};    //!< traffic class (0..7)
     uint8_t flags{0};       //!< Flag bits
@@ -127,6 +142,9 @@ class RoceHeader : public Header
     uint32_t entropy{0};    //!< DATA: path entropy (UDP source port index); switches hash it
     uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw
     uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none
+    uint16_t pintPower{0};  //!< HPCC-PINT: the largest encoded utilisation on the path
+    float pintLogBase{0};   //!< HPCC-PINT: the code's log base, configured fabric-wide
+    int64_t pintEwmaPs{0};  //!< HPCC-PINT: the switches' utilisation EWMA period T, ps
     std::array<IntHop, kMaxIntHops> hops; //!< INT stack
 
   private:

@@ -34,6 +34,7 @@ RdmaNic::SendSelectiveReply(RdmaRxQueuePair& rx, const RoceHeader& h, bool ce, b
         reply.nHops = h.nHops;
         reply.hops = h.hops;
     }
+    reply.EchoPint(h);
     rx.unackedPackets = 0;
     rx.ecnSinceAck = false;
     ++(nack ? m_counters.nacksTx : m_counters.acksTx);

@@ -622,6 +622,12 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     {
         h.Set(RoceHeader::WANT_INT);
     }
+    if (const PintSettings pint = qp.m_cc->GetPintSettings(); pint.logBase > 0)
+    {
+        h.Set(RoceHeader::WANT_PINT);
+        h.pintLogBase = static_cast<float>(pint.logBase);
+        h.pintEwmaPs = pint.period.GetPicoSeconds();
+    }
     if (qp.m_cc->NeedsCnp())
     {
         h.Set(RoceHeader::WANT_CNP);
@@ -854,6 +860,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
                 nack.nHops = h.nHops;
                 nack.hops = h.hops;
             }
+            nack.EchoPint(h);
             ++m_counters.nacksTx;
             SendControl(nack, h.srcQp);
         }
@@ -911,6 +918,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
             ack.nHops = h.nHops;
             ack.hops = h.hops;
         }
+        ack.EchoPint(h);
         rx.unackedPackets = 0;
         rx.ecnSinceAck = false;
         ++m_counters.acksTx;
@@ -996,6 +1004,8 @@ RdmaNic::ReceiveAck(const RoceHeader& h)
     }
     sample.nHops = h.nHops;
     sample.hops = h.hops.data();
+    sample.hasPint = h.Has(RoceHeader::WANT_PINT);
+    sample.pintPower = h.pintPower;
     if (h.seq > qp->m_sndUna)
     {
         sample.newlyAcked = h.seq - qp->m_sndUna;
