@@ -3,6 +3,7 @@
  */
 #include "hpcc-run.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-alpha-mapping.h"
 #include "ns3/failure-options.h"
@@ -293,6 +294,12 @@ RunHpcc(const HpccRunOptions& o)
     const PairModel model = PairModelOf(o.fidelity, config.packetPayloadSize);
     const RoceNetwork* installed = o.fidelity == HpccFidelity::Peer ? nullptr : &net;
     std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink, installed);
+    if (r.cc.scheme == "hpcc-pint")
+    {
+        // The simulator's switches average utilisation over the largest base RTT.
+        SetCcParameter(
+            "hpcc-pint", "UtilizationPeriod", std::to_string(r.maxRtt.GetPicoSeconds()) + "ps");
+    }
     r.setups = SetupFlows(r.flows,
                           flowFile.path,
                           routes,

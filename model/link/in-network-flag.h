@@ -13,11 +13,11 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-link
- * The bit of RoceHeader::flags (one RoceHeader::Flag leaves free) that marks the frames of
- * an in-switch reduction between an NPU and its switch's engine: a chunk going up or a
- * result coming down (DATA), a credit grant (ACK).
+ * The bit of RoceHeader::flags that marks the frames of an in-switch reduction between an
+ * NPU and its switch's engine: a chunk going up or a result coming down (DATA), a credit
+ * grant (ACK).
  */
-constexpr uint8_t kInNetworkFlag = 128;
+constexpr uint16_t kInNetworkFlag = RoceHeader::IN_NETWORK;
 
 /**
  * \param h a header

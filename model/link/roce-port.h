@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
+#include "ns3/pint-telemetry.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-header.h"
 #include "ns3/traced-callback.h"
@@ -329,6 +330,13 @@ class RocePort : public NetDevice
     /** \return this port's counters (paused time includes a pause in progress) */
     Counters GetCounters() const;
 
+    /** \return the utilisation HPCC-PINT's stamped packets update at this egress */
+    PintUtilization&
+    GetPintUtilization()
+    {
+        return m_pintUtilization;
+    }
+
     // NetDevice. A port carries only its owner's RoCE and PFC frames: it has no MAC
     // address, no upper-layer protocols and no broadcast, so most of these are inert.
 
@@ -507,6 +515,8 @@ class RocePort : public NetDevice
     std::array<Time, kNumPriorities> m_stallStart{};  //!< wire free while VC p is stalled
 
     Counters m_counters;
+
+    PintUtilization m_pintUtilization; //!< HPCC-PINT's estimate at this egress
 
     TracedCallback<Ptr<const Packet>> m_txTrace;      //!< a frame started on the wire
     TracedCallback<Ptr<const Packet>> m_lossTrace;    //!< a frame was lost on the wire

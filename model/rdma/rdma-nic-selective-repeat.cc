@@ -28,12 +28,7 @@ RdmaNic::SendSelectiveReply(RdmaRxQueuePair& rx, const RoceHeader& h, bool ce, b
     {
         reply.Set(RoceHeader::ECN_ECHO);
     }
-    if (h.Has(RoceHeader::WANT_INT))
-    {
-        reply.Set(RoceHeader::WANT_INT);
-        reply.nHops = h.nHops;
-        reply.hops = h.hops;
-    }
+    reply.EchoTelemetry(h);
     rx.unackedPackets = 0;
     rx.ecnSinceAck = false;
     ++(nack ? m_counters.nacksTx : m_counters.acksTx);

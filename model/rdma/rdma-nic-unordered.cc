@@ -61,12 +61,7 @@ RdmaNic::ReceiveDataUnordered(const RoceHeader& h, RdmaRxQueuePair& rx, bool ce)
     {
         ack.Set(RoceHeader::ECN_ECHO);
     }
-    if (h.Has(RoceHeader::WANT_INT))
-    {
-        ack.Set(RoceHeader::WANT_INT);
-        ack.nHops = h.nHops;
-        ack.hops = h.hops;
-    }
+    ack.EchoTelemetry(h);
     rx.unackedPackets = 0;
     rx.ecnSinceAck = false;
     ++m_counters.acksTx;

@@ -660,6 +660,12 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     {
         h.Set(RoceHeader::WANT_INT);
     }
+    if (const PintSettings pint = qp.m_cc->GetPintSettings(); pint.logBase > 0)
+    {
+        h.Set(RoceHeader::WANT_PINT);
+        h.pintLogBase = static_cast<float>(pint.logBase);
+        h.pintEwmaPs = pint.period.GetPicoSeconds();
+    }
     if (qp.m_cc->NeedsCnp())
     {
         h.Set(RoceHeader::WANT_CNP);
@@ -890,12 +896,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
             {
                 nack.Set(RoceHeader::ECN_ECHO);
             }
-            if (h.Has(RoceHeader::WANT_INT))
-            {
-                nack.Set(RoceHeader::WANT_INT);
-                nack.nHops = h.nHops;
-                nack.hops = h.hops;
-            }
+            nack.EchoTelemetry(h);
             ++m_counters.nacksTx;
             SendControl(nack, h.srcQp);
         }
@@ -946,13 +947,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         {
             ack.Set(RoceHeader::ECN_ECHO);
         }
-        if (h.Has(RoceHeader::WANT_INT))
-        {
-            // HPCC: the ACK echoes the INT stack the data collected.
-            ack.Set(RoceHeader::WANT_INT);
-            ack.nHops = h.nHops;
-            ack.hops = h.hops;
-        }
+        ack.EchoTelemetry(h);
         rx.unackedPackets = 0;
         rx.ecnSinceAck = false;
         ++m_counters.acksTx;
@@ -1045,6 +1040,8 @@ RdmaNic::ReceiveAck(const RoceHeader& h)
     }
     sample.nHops = h.nHops;
     sample.hops = h.hops.data();
+    sample.hasPint = h.Has(RoceHeader::WANT_PINT);
+    sample.pintPower = h.pintPower;
     const uint64_t heldBefore = qp->m_sack.GetSackedBytes();
     uint64_t advance = 0;
     if (h.seq > qp->m_sndUna)

@@ -64,7 +64,7 @@ bool MarkArrivingFrame(QueuedFrame& q,
 struct DepartureEdit
 {
     bool marked{false};  //!< CE was set
-    bool stamped{false}; //!< an INT hop record was pushed
+    bool stamped{false}; //!< an INT hop record was pushed, or the PINT field updated
 };
 
 /**
@@ -72,7 +72,9 @@ struct DepartureEdit
  * The egress edits of a switch port, shared by switches and relaying NPUs: ECN-mark a
  * departing ECN-capable data packet with the probability of its priority's queue
  * length, and stamp an INT hop record (the port's transmitted bytes, rate and queue)
- * on one that asks for telemetry. Control packets are left as they are.
+ * on one that asks for telemetry, or fold the port's utilisation into the PINT field of
+ * one that asks for HPCC-PINT (keeping the path's largest code). Control packets are
+ * left as they are.
  * \param q the departing frame, already out of its queue
  * \param port the egress port
  * \param ecn the port's marking ramp, or null when marking is off
@@ -82,7 +84,7 @@ struct DepartureEdit
  * \return what was done; the frame's wire size follows its header
  */
 DepartureEdit EditDepartingFrame(QueuedFrame& q,
-                                 const RocePort& port,
+                                 RocePort& port,
                                  const EcnThresholds* ecn,
                                  UniformRandomVariable& rng,
                                  uint64_t priorityBytes,
