@@ -185,7 +185,10 @@ class RdmaNic
      * \param maxFrameBytes largest frame the relay holds
      */
     void ConfigureRelay(uint32_t maxFrameBytes);
-    /** \return message payload held inside the NIC: forwarded or not yet processed */
+    /**
+     * \return message payload held inside the NIC: to forward, not yet processed, or
+     *         (selective repeat) kept past a gap until the bytes before it arrive
+     */
     uint64_t GetPayloadHeld() const;
     /**
      * \param rxQpn a receive context of this NIC (the peer QP's GetPeerQpn())
