@@ -5,10 +5,11 @@
 // log step aggregates, the peers at power-of-two shifts (seen through the hop counts of a
 // one-way ring), closed-form completion times on powers of two and other sizes, on a
 // group inside a hierarchical all-reduce, and the collectives it refuses.
+#include "collective-run.h"
+
 #include "ns3/boolean.h"
 #include "ns3/collective-pat.h"
 #include "ns3/collective-planner.h"
-#include "ns3/collective-runner.h"
 #include "ns3/congestion-unaware-backend.h"
 #include "ns3/input-error.h"
 #include "ns3/simulator.h"
@@ -87,58 +88,6 @@ Plan(const SystemConfig& config,
     return planner.Plan(r);
 }
 
-/** What one collective produced. */
-struct Outcome
-{
-    std::map<uint32_t, uint64_t> finishNs; //!< by rank
-    std::vector<uint64_t> sent;            //!< bytes by rank
-    uint64_t received{0};                  //!< bytes, all ranks
-    uint64_t messages{0};                  //!< messages, all ranks
-
-    uint64_t
-    Last() const
-    {
-        uint64_t last = 0;
-        for (const auto& [rank, t] : finishNs)
-        {
-            last = std::max(last, t);
-        }
-        return last;
-    }
-};
-
-/** Run \p plan on every member from t = 0; every member finishes, every byte arrives. */
-Outcome
-RunCollective(Ptr<NetworkBackend> backend,
-              const SystemConfig& config,
-              std::shared_ptr<const CollectivePlan> plan)
-{
-    Outcome out;
-    CollectiveRunner runner(backend, config);
-    runner.SetFinishedCallback([&](uint32_t rank, uint32_t)
-                               { out.finishNs[rank] = Simulator::Now().GetNanoSeconds(); });
-    uint32_t members = 0;
-    for (uint32_t rank = 0; rank < backend->GetRankCount(); ++rank)
-    {
-        if (plan->topology->Contains(rank))
-        {
-            runner.Start(rank, 0, plan);
-            ++members;
-        }
-    }
-    Simulator::Run();
-    Simulator::Destroy();
-    EXPECT_EQ(out.finishNs.size(), members);
-    for (uint32_t r = 0; r < backend->GetRankCount(); ++r)
-    {
-        out.sent.push_back(runner.GetBytesSent(r));
-        out.received += runner.GetBytesReceived(r);
-    }
-    out.messages = runner.GetMessageCount();
-    EXPECT_EQ(std::accumulate(out.sent.begin(), out.sent.end(), uint64_t{0}), out.received);
-    return out;
-}
-
 } // namespace
 
 TEST(PatCollective, StepsAndBlocksPerStep)
@@ -200,7 +149,7 @@ TEST(PatCollective, FullyConnectedPowerOfTwoClosedForm)
     // All-gather of D per rank: log2 n = 3 steps of D, 2D, 4D; a hand-off before each
     // send and after the last receipt.
     const uint64_t d = kMiB;
-    auto ag = RunCollective(fc(), config, Plan(config, {n}, CollectiveType::AllGather, d));
+    auto ag = RunCollectiveOnMembers(fc(), config, Plan(config, {n}, CollectiveType::AllGather, d));
     EXPECT_EQ(ag.Last(), 4 * kE + Delta(d) + Delta(2 * d) + Delta(4 * d));
     EXPECT_EQ(ag.messages, n * 3);
     for (uint32_t r = 0; r < n; ++r)
@@ -209,11 +158,12 @@ TEST(PatCollective, FullyConnectedPowerOfTwoClosedForm)
     }
     // Reduce-scatter of D: blocks of D/8, messages of 4, 2, 1 blocks; the two after the
     // first reduce what they forward.
-    auto rs = RunCollective(fc(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
+    auto rs =
+        RunCollectiveOnMembers(fc(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
     const uint64_t b = d / n;
     EXPECT_EQ(rs.Last(), 4 * kE + Delta(4 * b) + Delta(2 * b) + Delta(b) + Red(2 * b) + Red(b));
     EXPECT_EQ(rs.messages, n * 3);
-    EXPECT_EQ(rs.received, n * (n - 1) * b);
+    EXPECT_EQ(rs.TotalReceived(), n * (n - 1) * b);
 }
 
 TEST(PatCollective, SixRanksTakeThreeSteps)
@@ -227,16 +177,17 @@ TEST(PatCollective, SixRanksTakeThreeSteps)
         return Network({{AnalyticalBlock::FullyConnected, 6, kGbps, kLatency}});
     };
     const uint64_t d = 6 * 65536;
-    auto ag = RunCollective(fc(), config, Plan(config, {n}, CollectiveType::AllGather, d));
+    auto ag = RunCollectiveOnMembers(fc(), config, Plan(config, {n}, CollectiveType::AllGather, d));
     EXPECT_EQ(ag.Last(), 4 * kE + Delta(d) + Delta(d) + Delta(3 * d));
-    EXPECT_EQ(ag.received, n * (n - 1) * d);
+    EXPECT_EQ(ag.TotalReceived(), n * (n - 1) * d);
     const uint64_t b = d / n;
-    auto rs = RunCollective(fc(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
+    auto rs =
+        RunCollectiveOnMembers(fc(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
     EXPECT_EQ(rs.Last(), 4 * kE + Delta(3 * b) + Delta(b) + Delta(b) + Red(b) + Red(b));
-    EXPECT_EQ(rs.received, n * (n - 1) * b);
+    EXPECT_EQ(rs.TotalReceived(), n * (n - 1) * b);
 
     const auto ring = Config({"ring"});
-    auto ringAg = RunCollective(fc(), ring, Plan(ring, {n}, CollectiveType::AllGather, d));
+    auto ringAg = RunCollectiveOnMembers(fc(), ring, Plan(ring, {n}, CollectiveType::AllGather, d));
     EXPECT_EQ(ringAg.Last(), 6 * kE + 5 * Delta(d));
     EXPECT_LT(ag.Last(), ringAg.Last());
 }
@@ -253,10 +204,12 @@ TEST(PatCollective, PeersArePowerOfTwoShifts)
     {
         return Network({{AnalyticalBlock::Ring, 8, kGbps, kLatency}}, false);
     };
-    auto ag = RunCollective(ring(), config, Plan(config, {n}, CollectiveType::AllGather, d));
+    auto ag =
+        RunCollectiveOnMembers(ring(), config, Plan(config, {n}, CollectiveType::AllGather, d));
     EXPECT_EQ(ag.Last(), 4 * kE + Delta(d, 4) + Delta(2 * d, 6) + Delta(4 * d, 7));
     const uint64_t b = d / n;
-    auto rs = RunCollective(ring(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
+    auto rs =
+        RunCollectiveOnMembers(ring(), config, Plan(config, {n}, CollectiveType::ReduceScatter, d));
     EXPECT_EQ(rs.Last(),
               4 * kE + Delta(4 * b, 1) + Delta(2 * b, 2) + Delta(b, 4) + Red(2 * b) + Red(b));
 }
@@ -277,7 +230,7 @@ TEST(PatCollective, GroupAllReduceRunsPatInsideTheServer)
     EXPECT_EQ(plan->phases[0].algorithm.algorithm, CollectiveAlgorithm::Pat);
     EXPECT_EQ(plan->phases[1].algorithm.algorithm, CollectiveAlgorithm::Ring);
     EXPECT_EQ(plan->phases[2].algorithm.algorithm, CollectiveAlgorithm::Pat);
-    auto out = RunCollective(network, config, plan);
+    auto out = RunCollectiveOnMembers(network, config, plan);
     const uint64_t b = d / 4;
     const uint64_t rs = 3 * kE + Delta(2 * b) + Delta(b) + Red(b);
     const uint64_t ar = kE + 2 * (Delta(b / 2, 1, 100.0, 200.0) + kE) + Red(b / 2);
