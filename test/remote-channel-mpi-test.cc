@@ -270,7 +270,9 @@ TEST(RemoteChannelMpi, PfcPauseActsAcross)
     net.ports[1]->SetOwner(&idle[1], 0);
     const uint16_t quanta = 1000; // 512,000 bit times: 5.12 us at 100 Gb/s
     const Time sendAt = MicroSeconds(2);
-    const Time arrival = sendAt + net.ports[1]->SerializationTime(wire::kPfcWireBytes) + kDelay;
+    // The pause takes hold one response time after the frame arrives across the ranks.
+    const Time holdsAt = sendAt + net.ports[1]->SerializationTime(wire::kPfcWireBytes) + kDelay +
+                         net.ports[0]->GetPfcResponseTime();
     const Time pause = net.ports[0]->QuantaTime(quanta);
     EXPECT_EQ(pause, NanoSeconds(5120));
     bool pausedBefore = true;
@@ -298,13 +300,13 @@ TEST(RemoteChannelMpi, PfcPauseActsAcross)
     else
     {
         Simulator::ScheduleWithContext(net.nodes[0]->GetId(),
-                                       arrival - NanoSeconds(1),
+                                       holdsAt - NanoSeconds(1),
                                        [&] { pausedBefore = net.ports[0]->IsPaused(3); });
         Simulator::ScheduleWithContext(net.nodes[0]->GetId(),
-                                       arrival + NanoSeconds(1),
+                                       holdsAt + NanoSeconds(1),
                                        [&] { pausedJustAfter = net.ports[0]->IsPaused(3); });
         Simulator::ScheduleWithContext(net.nodes[0]->GetId(),
-                                       arrival + pause + NanoSeconds(1),
+                                       holdsAt + pause + NanoSeconds(1),
                                        [&] { pausedAtEnd = net.ports[0]->IsPaused(3); });
     }
     Simulator::Stop(MicroSeconds(20));
