@@ -45,17 +45,10 @@ def main(argv=None, root=None):
         args = _parser().parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
-    if args.jobs is not None and args.jobs < 1:
-        print("error: -j: must be at least 1", file=sys.stderr)
+    error = slurm.option_error(args.jobs, args.executor, args.sbatch_option)
+    if error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.sbatch_option and args.executor != "slurm":
-        print("error: --sbatch-option: only with --executor=slurm", file=sys.stderr)
-        return 2
-    for option in args.sbatch_option:
-        if not option.startswith("-"):
-            print(f"error: --sbatch-option: '{option}' is not an sbatch option "
-                  "(e.g. --partition=cpu)", file=sys.stderr)
-            return 2
     try:
         experiment = exp.load_experiment(args.experiment, args.backend, args.quick)
     except exp.ExperimentError as e:

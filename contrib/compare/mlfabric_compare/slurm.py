@@ -27,6 +27,19 @@ class SlurmError(Exception):
     """sbatch, squeue or scontrol failed; the message has their error text."""
 
 
+def option_error(jobs, executor, sbatch_options):
+    """The error in -j, --executor and --sbatch-option as a command line gave them, or None."""
+    if jobs is not None and jobs < 1:
+        return "-j: must be at least 1"
+    if sbatch_options and executor != "slurm":
+        return "--sbatch-option: only with --executor=slurm"
+    for option in sbatch_options:
+        if not option.startswith("-"):
+            return (f"--sbatch-option: '{option}' is not an sbatch option "
+                    "(e.g. --partition=cpu)")
+    return None
+
+
 def _slurm(command):
     try:
         done = subprocess.run(command, capture_output=True, text=True, check=False)
