@@ -63,6 +63,8 @@ ConfigureScaleUpPort(Ptr<RocePort> port,
     port->SetAttribute("CreditBytes", UintegerValue(su.creditBytes));
     port->SetAttribute("CreditFrameBytes", UintegerValue(maxFrame));
     port->SetAttribute("CreditReturnDelay", TimeValue(PicoSeconds(su.creditReturnPs)));
+    port->SetAttribute("CreditUpdateBytes", UintegerValue(su.creditBatchBytes));
+    port->SetAttribute("CreditUpdateInterval", TimeValue(PicoSeconds(su.creditIntervalPs)));
     port->SetAttribute("PacketHeaderBytes", UintegerValue(su.headerBytes));
     port->SetAttribute("PacketPayloadBytes", UintegerValue(su.payloadBytes));
     port->SetAttribute("FlitBytes", UintegerValue(su.flitBytes));
@@ -271,7 +273,25 @@ RoceNetwork::Finalize()
     {
         if (m_fabric->GetNode(h).forwards && m_nics[h]->GetNPorts() > 1)
         {
-            m_nics[h]->ConfigureRelay(maxFrame);
+            const uint64_t relayBuffer = m_fabric->GetRelayBuffer();
+            if (relayBuffer > 0)
+            {
+                m_nics[h]->GetRelay()->SetAttribute("BufferBytes", UintegerValue(relayBuffer));
+                try
+                {
+                    m_nics[h]->ConfigureRelay(maxFrame);
+                }
+                catch (const InputError& e)
+                {
+                    throw InputError("fabric '" + m_fabric->GetName() +
+                                     "': defaults.relay_buffer of " + std::to_string(relayBuffer) +
+                                     " B: " + e.what());
+                }
+            }
+            else
+            {
+                m_nics[h]->ConfigureRelay(maxFrame);
+            }
             stream += m_nics[h]->GetRelay()->AssignStreams(stream);
         }
     }
@@ -310,7 +330,8 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
                                    RttOf(src, path),
                                    static_cast<uint32_t>(path.size()) - 1,
                                    scaleUpPayload == 0,
-                                   scaleUpPayload);
+                                   scaleUpPayload,
+                                   scaleUpPayload != 0);
 }
 
 bool

@@ -169,10 +169,13 @@ NpuRelay::Configure(uint32_t maxFrameBytes)
         const Ptr<RocePort> peer = m_ports[i]->GetPeer();
         const Time pipelines =
             m_ports[i]->GetPipelineLatency() + (peer ? peer->GetTransmitLatency() : Time(0));
+        // A credit link's peer sends only into the buffer its credits grant: carve it.
+        const uint64_t credits =
+            m_ports[i]->HasCreditFlowControl() ? m_ports[i]->GetCreditBytes() : 0;
         ports.push_back({m_ports[i]->GetRateBps(),
                          m_ports[i]->GetLinkDelay(),
                          m_pfcPriorities[i],
-                         0,
+                         credits,
                          pipelines});
     }
     try

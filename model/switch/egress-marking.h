@@ -45,7 +45,9 @@ struct DepartureEdit
  * The egress edits of a switch port, shared by switches and relaying NPUs: ECN-mark a
  * departing ECN-capable data packet with the probability of its priority's queue
  * length, and stamp an INT hop record (the port's transmitted bytes, rate and queue)
- * on one that asks for telemetry. Control packets are left as they are.
+ * on one that asks for telemetry. Control packets are left as they are, and so is
+ * everything leaving a port with link-level credit flow control (a scale-up port:
+ * NVLink-class links have neither ECN nor INT).
  * \param q the departing frame, already out of its queue
  * \param port the egress port
  * \param ecn the port's marking ramp, or null when marking is off
