@@ -31,7 +31,7 @@ set_tests_properties(compare-tool PROPERTIES TIMEOUT 900 ENVIRONMENT
 # The compare tool on a real Slurm started on localhost (Debian's slurm-wlm and munge).
 add_test(NAME compare-slurm
          COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/contrib/compare/tests/slurm_sweep.py)
-set_tests_properties(compare-slurm PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT
+set_tests_properties(compare-slurm PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 ENVIRONMENT
                      "MLFABRIC_REPLAY_BINARY=${CMAKE_BINARY_DIR}/examples/chakra-replay")
 
 # The Python Chakra trace package LIBRA and RePurpose share; its traces go through et-info.

@@ -18,8 +18,10 @@
 
 #include "ns3/core-module.h"
 #include "ns3/example-cli.h"
+#include "ns3/failure-options.h"
 #include "ns3/hpcc-run.h"
 #include "ns3/input-error.h"
+#include "ns3/path-settings.h"
 #include "ns3/summary.h"
 
 #include <sys/resource.h>
@@ -75,7 +77,10 @@ PrintSlowdownRow(const std::string& label, const HpccSlowdownStats& s)
 
 /** Print the run as tables. */
 void
-PrintTables(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB)
+PrintTables(const HpccRunOptions& options,
+            const HpccRunResult& r,
+            double rssMiB,
+            bool pathOptionsGiven)
 {
     std::printf("hpcc-compat: %s (fidelity %s)\n\n",
                 options.configPath.c_str(),
@@ -110,6 +115,14 @@ PrintTables(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB
     {
         std::printf("  %-22s %zu (printed above)\n", "warnings", r.warnings.size());
     }
+    if (pathOptionsGiven)
+    {
+        std::printf("  %-22s %s\n", "paths", FormatPathSettings(r.paths).c_str());
+    }
+    if (!r.failureHeader.empty())
+    {
+        std::printf("  %s\n", r.failureHeader.c_str());
+    }
 
     std::printf("\nFCT slowdown (fct / standalone fct), %u of %zu flows completed\n",
                 r.completed,
@@ -141,6 +154,7 @@ PrintTables(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB
                 "events per second",
                 r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds / 1e6 : 0.0);
     std::printf("  %-28s %.1f\n", "peak RSS (MiB)", rssMiB);
+    PrintFailureReport(std::cout, r.failures);
 }
 
 /** The slowdown figures as JSON. */
@@ -152,7 +166,7 @@ StatsJson(const HpccSlowdownStats& s)
 
 /** The run as JSON. */
 nlohmann::json
-ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB)
+ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB, bool pathOptionsGiven)
 {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : r.buckets)
@@ -204,6 +218,14 @@ ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB)
     {
         summary["invariants"] = ToJson(r.invariants);
     }
+    if (pathOptionsGiven)
+    {
+        summary["paths"] = PathSettingsToJson(r.paths);
+    }
+    if (!r.failures.empty())
+    {
+        summary["failures"] = FailuresToJson(r.failures);
+    }
     return summary;
 }
 
@@ -225,7 +247,17 @@ Main(int argc, char** argv)
     cli.Add("progress", "wall seconds between progress lines; 0 for none", "2");
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddInvariantOptions(cli);
+    AddPathOptions(cli);
+    AddFailureOptions(cli);
     cli.Parse(argc, argv);
+    // Without path options the run is the simulator's (per-flow ECMP, go-back-N) and
+    // prints what it always did; with any, the header says what was installed.
+    bool pathOptionsGiven = false;
+    for (const char* name : {"lb", "spray-order", "flowlet-gap", "entropies", "transport"})
+    {
+        pathOptionsGiven = pathOptionsGiven || cli.IsSet(name);
+    }
+    ApplyPathOptions(cli);
 
     HpccRunOptions options;
     options.configPath = cli.Get("config");
@@ -240,6 +272,7 @@ Main(int argc, char** argv)
     options.bucketPercent = static_cast<uint32_t>(cli.GetUint("buckets", 1, 100));
     options.progressSeconds = cli.GetDouble("progress", 0, 3600);
     options.invariantPeriod = GetInvariantPeriod(cli);
+    options.failures = cli.GetAll("fail");
     options.log = &std::cerr;
     options.stopFlag = &g_stop;
     // --ns3::Type::Attribute=value overrides what the configuration sets.
@@ -256,9 +289,9 @@ Main(int argc, char** argv)
 
     const HpccRunResult r = RunHpcc(options);
     const double rss = PeakRssMiB();
-    PrintTables(options, r, rss);
+    PrintTables(options, r, rss, pathOptionsGiven);
     PrintInvariantReport(std::cout, r.invariants);
-    WriteSummary(cli.Get("summary"), ToJson(options, r, rss));
+    WriteSummary(cli.Get("summary"), ToJson(options, r, rss, pathOptionsGiven));
     if (!r.cc.exact)
     {
         std::cerr << "warning: " << r.cc.warning << std::endl;

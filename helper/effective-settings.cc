@@ -4,7 +4,10 @@
 #include "effective-settings.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/roce-network.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "ns3/units.h"
@@ -180,6 +183,24 @@ CollectEffectiveSettings(const RoceNetwork& net)
     {
         s.lossless.push_back({mask, ports});
     }
+    std::map<std::tuple<double, double, uint64_t>, uint32_t> buffers;
+    for (uint32_t node : net.GetSwitches())
+    {
+        Ptr<SharedBufferMmu> mmu = net.GetSwitch(node)->GetMmu();
+        EnumValue point;
+        net.GetSwitch(node)->GetAttribute("EcnMarkPoint", point);
+        s.ecnAtEnqueue = s.ecnAtEnqueue || point.Get() == MARK_AT_ENQUEUE;
+        StringValue priorities;
+        net.GetSwitch(node)->GetAttribute("EcnPriorityThresholds", priorities);
+        s.ecnPriorities = s.ecnPriorities.empty() ? priorities.Get() : s.ecnPriorities;
+        DoubleValue alpha;
+        mmu->GetAttribute("Alpha", alpha);
+        ++buffers[{alpha.Get(), mmu->GetLossyEgressAlpha(), mmu->GetHeadroomPoolBytes()}];
+    }
+    for (const auto& [key, switches] : buffers)
+    {
+        s.buffers.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), switches});
+    }
     CollectFlowControl(net, s);
     s.ecn = EcnClasses(ecn);
     CollectRelays(net, s.relays);
@@ -253,6 +274,28 @@ FormatEffectiveSettings(const EffectiveSettings& s)
     }
     out << "\nECN at switch ports:";
     FormatEcn(out, s.ecnMarking, s.ecn);
+    if (s.ecnMarking)
+    {
+        out << "; marked at " << (s.ecnAtEnqueue ? "enqueue" : "dequeue");
+        out << (s.ecnPriorities.empty() ? "" : "; per priority " + s.ecnPriorities);
+    }
+    for (size_t i = 0; i < s.buffers.size(); ++i)
+    {
+        const BufferAdmission& b = s.buffers[i];
+        out << (i ? ";" : "\nswitch buffers:") << " alpha " << b.alpha << ", lossy egress ";
+        if (b.lossyEgressAlpha > 0)
+        {
+            out << "alpha " << b.lossyEgressAlpha;
+        }
+        else
+        {
+            out << "unlimited";
+        }
+        out << ", headroom "
+            << (b.headroomPoolBytes > 0 ? "pool " + std::to_string(b.headroomPoolBytes) + " B"
+                                        : "per queue")
+            << " (" << b.switches << " switches)";
+    }
     const RelaySettings& r = s.relays;
     if (r.npus > 0)
     {
@@ -345,9 +388,20 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
                              {"ecn", EcnJson(r.ecn)},
                              {"local_weight", r.localWeight},
                              {"transit_weight", r.transitWeight}};
+    nlohmann::json buffers = nlohmann::json::array();
+    for (const auto& b : s.buffers)
+    {
+        buffers.push_back({{"alpha", b.alpha},
+                           {"lossy_egress_alpha", b.lossyEgressAlpha},
+                           {"headroom_pool_bytes", b.headroomPoolBytes},
+                           {"switches", b.switches}});
+    }
     return {{"lossless_priorities", lossless},
             {"ecn_marking", s.ecnMarking},
             {"ecn", EcnJson(s.ecn)},
+            {"ecn_mark_point", s.ecnAtEnqueue ? "enqueue" : "dequeue"},
+            {"ecn_priorities", s.ecnPriorities},
+            {"switch_buffers", buffers},
             {"flow_control", flow},
             {"congestion_control", cc},
             {"npu_relays", relays},

@@ -44,6 +44,18 @@ struct EcnClass
 
 /**
  * \ingroup mlfabric-helper
+ * Switches that admit to their shared buffer alike (SharedBufferMmu).
+ */
+struct BufferAdmission
+{
+    double alpha{0};               //!< ingress dynamic threshold (Alpha)
+    double lossyEgressAlpha{0};    //!< egress threshold of lossy traffic; 0 = none
+    uint64_t headroomPoolBytes{0}; //!< shared headroom pool; 0 = per-queue headroom
+    uint32_t switches{0};          //!< how many
+};
+
+/**
+ * \ingroup mlfabric-helper
  * The link-level flow control of one fabric dimension as installed.
  */
 struct DimensionFlowControl
@@ -88,9 +100,12 @@ struct RelaySettings
  */
 struct EffectiveSettings
 {
-    std::vector<LosslessGroup> lossless; //!< by priority set, ascending
-    bool ecnMarking{false};              //!< switches mark at all (RoceSwitch::EcnEnabled)
-    std::vector<EcnClass> ecn;           //!< by rate, then thresholds
+    std::vector<LosslessGroup> lossless;  //!< by priority set, ascending
+    bool ecnMarking{false};               //!< switches mark at all (RoceSwitch::EcnEnabled)
+    std::vector<EcnClass> ecn;            //!< by rate, then thresholds
+    bool ecnAtEnqueue{false};             //!< some switch marks on arrival (EcnMarkPoint)
+    std::string ecnPriorities;            //!< RoceSwitch::EcnPriorityThresholds, if set
+    std::vector<BufferAdmission> buffers; //!< switch buffer admission, by settings
     std::vector<DimensionFlowControl> flowControl; //!< per dimension, in order
     std::vector<CcPortClass> congestionControl;    //!< per NIC port class
     uint32_t scaleUpAckInterval{0};                //!< packets per ACK on all-scale-up queue pairs
@@ -108,7 +123,8 @@ EffectiveSettings CollectEffectiveSettings(const RoceNetwork& net);
 /**
  * \ingroup mlfabric-helper
  * \param s effective settings
- * \return four lines: "lossless priorities: 3 (34 ports)", the ECN classes, the flow
+ * \return four lines: "lossless priorities: 3 (34 ports)", the ECN classes (then the
+ *         switch buffers' admission when there are switches), the flow
  *         control per dimension and the congestion control per NIC port class, a fifth
  *         for NPU relays when there are any, then the load balancing and transport
  */
@@ -119,6 +135,9 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  * \param s effective settings
  * \return {"lossless_priorities": [{"priorities": [3], "ports": 34}], "ecn_marking": true,
  *         "ecn": [{"rate_bps", "kmin_bytes", "kmax_bytes", "pmax", "source", "ports"}],
+ *         "ecn_mark_point": "dequeue" or "enqueue", "ecn_priorities": text,
+ *         "switch_buffers": [{"alpha", "lossy_egress_alpha", "headroom_pool_bytes",
+ *         "switches"}],
  *         "flow_control": [{"dimension", "kind" ("credit", "pfc" or "none"), "links", and
  *         for credits "vc_buffer_bytes", "credit_latency_ps", "switch_latency_ps",
  *         "payload_bytes", "header_bytes", "flit_bytes"}],

@@ -224,6 +224,14 @@ RunIncast(const IncastConfig& config)
             result.bufferBytes = theSwitch->GetMmu()->GetBufferBytes();
             result.maxBufferBytes = theSwitch->GetMmu()->GetPeakUsedBytes();
         }
+        const Ptr<SharedBufferMmu> mmu = theSwitch->GetMmu();
+        result.egressDrops += mmu->GetEgressDrops();
+        if (mmu->GetPeakHeadroomUsedBytes() >= result.peakHeadroomBytes)
+        {
+            result.peakHeadroomBytes = mmu->GetPeakHeadroomUsedBytes();
+            result.headroomPoolBytes = mmu->GetHeadroomPoolBytes();
+            result.queueHeadroomBytes = mmu->GetQueueHeadroomSumBytes();
+        }
     }
 
     std::vector<uint32_t> nodes = net.GetHosts();

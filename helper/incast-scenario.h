@@ -93,6 +93,10 @@ struct IncastResult
     double meanQueueBytes{0};        //!< its time-weighted mean queue up to lastCompletion
     uint64_t bufferBytes{0};         //!< switch buffer size
     uint64_t maxBufferBytes{0};      //!< peak switch buffer use
+    uint64_t egressDrops{0};         //!< switch drops by the lossy egress threshold (in drops)
+    uint64_t peakHeadroomBytes{0};   //!< most PFC headroom in use at once, any switch
+    uint64_t headroomPoolBytes{0};   //!< its shared headroom pool (0: per-queue headroom)
+    uint64_t queueHeadroomBytes{0};  //!< its lossless queues' headroom added up
     uint64_t relayDrops{0};          //!< drops at NPU relays (counted in drops too)
     uint64_t relayEcnMarks{0};       //!< CE marks at NPU relays (counted in ecnMarks too)
     uint64_t relayHolds{0};          //!< times a relay ingress queue held its upstream

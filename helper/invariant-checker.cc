@@ -6,8 +6,10 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/reduction-member.h"
 #include "ns3/roce-channel.h"
 #include "ns3/simulator.h"
+#include "ns3/switch-reduction.h"
 
 #include <sstream>
 
@@ -54,6 +56,11 @@ InvariantChecker::CheckConservation(std::vector<std::string>& out) const
         sent += c.dataBytesTx;
         received += c.deliveredBytes + c.duplicateBytes + c.outOfOrderBytes;
         held += m_net.GetNic(host)->GetPayloadHeld();
+        // In-switch reductions: chunks up are sent by the NICs, results by the switches.
+        if (Ptr<ReductionMember> member = m_net.GetNic(host)->GetObject<ReductionMember>())
+        {
+            sent += member->GetPayloadSent();
+        }
     }
     uint64_t dropped = 0;
     uint64_t queued = 0;
@@ -66,6 +73,11 @@ InvariantChecker::CheckConservation(std::vector<std::string>& out) const
     {
         dropped += m_net.GetSwitch(sw)->GetCounters().droppedPayload;
         queued += m_net.GetSwitch(sw)->GetQueuedPayload();
+        if (Ptr<SwitchReduction> r = m_net.GetSwitch(sw)->GetObject<SwitchReduction>())
+        {
+            sent += r->GetPayloadSent();
+            received += r->GetPayloadReceived();
+        }
     }
     uint64_t lost = 0;
     uint64_t onCables = 0;
@@ -124,6 +136,14 @@ InvariantChecker::CheckBuffers(std::vector<std::string>& out) const
             out.push_back("switch " + std::to_string(sw) + " holds " +
                           std::to_string(mmu->GetPeakUsedBytes()) + " B in a buffer of " +
                           std::to_string(mmu->GetBufferBytes()) + " B");
+        }
+        if (mmu->GetHeadroomPoolBytes() > 0 &&
+            mmu->GetPeakHeadroomUsedBytes() > mmu->GetHeadroomPoolBytes())
+        {
+            out.push_back("switch " + std::to_string(sw) + " used " +
+                          std::to_string(mmu->GetPeakHeadroomUsedBytes()) +
+                          " B of headroom from a pool of " +
+                          std::to_string(mmu->GetHeadroomPoolBytes()) + " B");
         }
         if (mmu->GetUsedBytes() != s->GetQueuedBufferBytes())
         {
@@ -209,6 +229,22 @@ InvariantChecker::CheckFinished() const
         }
     }
     return out;
+}
+
+bool
+InvariantChecker::AllAcknowledged() const
+{
+    for (uint32_t host : m_net.GetHosts())
+    {
+        for (const auto& qp : m_net.GetNic(host)->GetQueuePairs())
+        {
+            if (qp->GetMessagesAcknowledged() != qp->GetMessagesPosted())
+            {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 void

@@ -39,6 +39,8 @@ class InvariantChecker
     std::vector<std::string> Check() const;
     /** \return the violations of a finished run, including the end-of-run rules */
     std::vector<std::string> CheckFinished() const;
+    /** \return true when every queue pair's messages are all acknowledged */
+    bool AllAcknowledged() const;
     /**
      * Check every \p period while the simulation has other events and \p done is false;
      * on a violation, stop the simulation and keep the violations.

@@ -33,8 +33,9 @@ AddPathOptions(ExampleCli& cli)
             "entropy values (UDP source ports) each queue pair's packets take in turn",
             "1");
     cli.Add("transport",
-            "loss recovery: gbn (go-back-N) or sr (selective repeat, receive bitmap and "
-            "selective NACK)",
+            "loss recovery: gbn (go-back-N), sr (selective repeat, receive bitmap and "
+            "selective NACK) or rud (unordered reliable delivery: placed on arrival, "
+            "messages complete out of order)",
             "gbn");
 }
 
@@ -65,13 +66,14 @@ ApplyPathOptions(const ExampleCli& cli)
                        UintegerValue(cli.GetUint("entropies", 1, 65536)));
 
     const std::string transport = cli.Get("transport");
-    if (transport != "gbn" && transport != "sr")
+    if (transport != "gbn" && transport != "sr" && transport != "rud")
     {
-        throw InputError("--transport: must be gbn or sr (got '" + transport + "')");
+        throw InputError("--transport: must be gbn, sr or rud (got '" + transport + "')");
     }
-    Config::SetDefault(
-        "ns3::RdmaNic::Transport",
-        EnumValue(transport == "gbn" ? RdmaNic::GO_BACK_N : RdmaNic::SELECTIVE_REPEAT));
+    Config::SetDefault("ns3::RdmaNic::Transport",
+                       EnumValue(transport == "gbn"  ? RdmaNic::GO_BACK_N
+                                 : transport == "sr" ? RdmaNic::SELECTIVE_REPEAT
+                                                     : RdmaNic::UNORDERED));
 }
 
 PathSettings
@@ -111,6 +113,11 @@ CollectPathSettings(const RoceNetwork& net)
             s.bitmapPackets = nic->GetBitmapPackets();
             s.reorderPackets = nic->GetReorderPackets();
         }
+        else if (nic->GetTransport() == RdmaNic::UNORDERED)
+        {
+            s.transport = "unordered (RUD)";
+            s.reorderPackets = nic->GetReorderPackets();
+        }
     }
     s.goBackNReordered =
         s.transport == "go-back-N" && s.switches > 0 && (s.mayReorder || s.entropies > 1);
@@ -129,6 +136,11 @@ FormatPathSettings(const PathSettings& s)
         out << " (bitmap " << s.bitmapPackets << " packets, loss after " << s.reorderPackets
             << " packets reported past a gap)";
     }
+    else if (s.transport == "unordered (RUD)")
+    {
+        out << " (no reorder bound, loss after " << s.reorderPackets
+            << " packets reported past a gap)";
+    }
     if (s.goBackNReordered)
     {
         out << "\nnote: go-back-N on paths that reorder: every packet that arrives past a gap "
@@ -144,7 +156,10 @@ PathSettingsToJson(const PathSettings& s)
             {"multipath_switches", s.switches},
             {"may_reorder", s.mayReorder},
             {"entropies", s.entropies},
-            {"transport", s.transport == "go-back-N" ? "gbn" : "sr"},
+            {"transport",
+             s.transport == "go-back-N"          ? "gbn"
+             : s.transport == "selective repeat" ? "sr"
+                                                 : "rud"},
             {"bitmap_packets", s.bitmapPackets},
             {"reorder_packets", s.reorderPackets},
             {"go_back_n_reordered", s.goBackNReordered}};

@@ -26,9 +26,9 @@ struct PathSettings
     uint32_t switches{0};         //!< switches with several equal-cost ports somewhere
     bool mayReorder{false};       //!< the balancer may reorder a queue pair's packets
     uint32_t entropies{1};        //!< entropy values per queue pair (RdmaQueuePair::Entropies)
-    std::string transport;        //!< "go-back-N" or "selective repeat"
+    std::string transport;        //!< "go-back-N", "selective repeat" or "unordered (RUD)"
     uint32_t bitmapPackets{0};    //!< selective repeat: receive bitmap reach
-    uint32_t reorderPackets{0};   //!< selective repeat: reports past a gap that make it lost
+    uint32_t reorderPackets{0};   //!< sr, rud: reports past a gap that make it lost
     bool goBackNReordered{false}; //!< go-back-N with reordering paths: it will resend a lot
 };
 

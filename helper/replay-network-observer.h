@@ -70,6 +70,17 @@ class ReplayNetworkObserver
      * \return the figures
      */
     virtual ReplayNetworkFigures Collect(bool finished) = 0;
+
+    /**
+     * Once the workload has finished, whether the run may end: the end-of-run invariant
+     * checks want the acknowledgements still on the wire to arrive first.
+     * \return true when nothing the final checks look at is still in flight
+     */
+    virtual bool
+    IsSettled() const
+    {
+        return true;
+    }
 };
 
 } // namespace ns3

@@ -51,6 +51,12 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
     m_links->Start(finished);
 }
 
+bool
+ReplayPacketObserver::IsSettled() const
+{
+    return !m_checker || m_checker->AllAcknowledged();
+}
+
 ReplayNetworkFigures
 ReplayPacketObserver::Collect(bool finished)
 {

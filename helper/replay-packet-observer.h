@@ -38,6 +38,8 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     ReplayPacketObserver(std::unique_ptr<RoceNetwork> net, Ptr<RdmaNetworkBackend> backend);
 
     void Start(const ReplayWatchSettings& settings, std::function<bool()> finished) override;
+    /** \return true unless invariant checks wait for acknowledgements still in flight */
+    bool IsSettled() const override;
     ReplayNetworkFigures Collect(bool finished) override;
 
     /** \return the network */

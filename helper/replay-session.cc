@@ -160,7 +160,19 @@ ReplaySession::OnEngineIdle()
             return;
         }
     }
-    Simulator::Stop();
+    StopWhenSettled(Simulator::Now() + m_settleTimeout);
+}
+
+void
+ReplaySession::StopWhenSettled(Time deadline)
+{
+    if (m_net.observer->IsSettled() || Simulator::Now() >= deadline)
+    {
+        Simulator::Stop();
+        return;
+    }
+    // The workload's times are already taken; only the final checks wait for this.
+    Simulator::Schedule(MicroSeconds(1), &ReplaySession::StopWhenSettled, this, deadline);
 }
 
 bool
@@ -222,6 +234,7 @@ ReplaySession::Run(const ReplaySessionLimits& limits)
     m_progress->Start();
     m_net.observer->Start(limits.watch, [this]() { return AllFinished(); });
     m_stopTime = limits.stopTime;
+    m_settleTimeout = limits.watch.stallTimeout;
     if (m_stopTime.IsStrictlyPositive())
     {
         Simulator::Stop(m_stopTime);

@@ -122,6 +122,12 @@ class ReplaySession
     void PlaceJobs();
     /** Stop the simulation once no engine has a node running (an engine's Idle trace). */
     void OnEngineIdle();
+    /**
+     * Stop once the network has settled (IsSettled), or a stall timeout after the
+     * workload finished, so that the final checks report what never settled.
+     * \param deadline the time to stop at regardless
+     */
+    void StopWhenSettled(Time deadline);
 
     std::vector<ReplayJob> m_jobs;                    //!< the jobs
     std::string m_fabricPath;                         //!< the fabric file, for messages
@@ -129,6 +135,7 @@ class ReplaySession
     SystemConfig m_system;                            //!< the run's system configuration
     std::unique_ptr<ReplayProgress> m_progress;       //!< progress lines and the stop flag
     Time m_stopTime;                                  //!< the time limit of the run
+    Time m_settleTimeout;                             //!< the longest wait to settle
     uint64_t m_events{0};                             //!< simulator events of the run
     double m_wallSeconds{0};                          //!< wall time of the run
     std::chrono::steady_clock::time_point m_runStart; //!< wall time when Run started

@@ -3,6 +3,9 @@
  */
 #include "replay-system.h"
 
+#include "ns3/reduction-engine.h"
+#include "ns3/uinteger.h"
+
 #include <algorithm>
 #include <sstream>
 #include <vector>
@@ -12,6 +15,31 @@ namespace ns3
 
 namespace
 {
+
+/** \return the packet level's reduction engine settings, from its attribute defaults */
+std::string
+DescribePacketReductionEngine()
+{
+    Ptr<ReductionEngine> engine = CreateObject<ReductionEngine>();
+    UintegerValue buffer;
+    DataRateValue rate;
+    TimeValue latency;
+    engine->GetAttribute("BufferBytes", buffer);
+    engine->GetAttribute("ReductionRate", rate);
+    engine->GetAttribute("Latency", latency);
+    std::ostringstream text;
+    text << "reduction buffer " << buffer.Get() << " B, rate ";
+    if (rate.Get().GetBitRate() == 0)
+    {
+        text << "unbounded";
+    }
+    else
+    {
+        text << rate.Get().GetBitRate() / 1e9 << " Gb/s";
+    }
+    text << ", latency " << latency.Get().GetNanoSeconds() << " ns";
+    return text.str();
+}
 
 /** \return "[ring, direct]" */
 std::string
@@ -80,8 +108,23 @@ DescribeReplaySystem(const SystemConfig& c)
     {
         if (IsInNetwork(spec.algorithm))
         {
-            text << ", all-reduce reduced in the switch of its dimension (analytical "
-                    "backends only)";
+            text << ", all-reduce reduced in the switch of its dimension (analytical and "
+                    "packet backends; at packet level "
+                 << DescribePacketReductionEngine() << ")";
+            break;
+        }
+    }
+    for (const auto* list :
+         {&c.allReduceImplementation, &c.reduceScatterImplementation, &c.allGatherImplementation})
+    {
+        const bool pat = std::any_of(list->begin(),
+                                     list->end(),
+                                     [](const AlgorithmSpec& spec)
+                                     { return spec.algorithm == CollectiveAlgorithm::Pat; });
+        if (pat)
+        {
+            text << ", pat as NCCL's PAT in its log-step form (all blocks of a step in one "
+                    "message)";
             break;
         }
     }

@@ -175,7 +175,7 @@ TEST_F(CcIncastTest, BadCongestionControlInputGivesOneLineAndStatusTwo)
     const std::pair<const char*, const char*> cases[] = {
         {"--cc=warp",
          "--cc: unknown congestion control 'warp' (known: none, dcqcn, "
-         "dcqcn-hpccns3, dcqcn-window, hpcc, timely, dctcp, swift, nscc, all)"},
+         "dcqcn-hpccns3, dcqcn-window, hpcc, hpcc-pint, timely, dctcp, swift, nscc, all)"},
         {"--cc-preset=ns2", "--cc-preset: unknown congestion-control preset 'ns2'"},
         {"--ecn=100Gbps:400KB", "--ecn: ECN threshold map: entry 1 '100Gbps:400KB' is not"},
         {"--ecn=100Gbps:800KB/400KB/0.2", "Kmin 800KB is above Kmax 400KB"},

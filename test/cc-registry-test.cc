@@ -10,6 +10,7 @@
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
 #include "ns3/input-error.h"
+#include "ns3/pint-telemetry.h"
 
 #include <gtest/gtest.h>
 
@@ -57,12 +58,14 @@ TEST_F(CcRegistryTest, NamesMapToTypeIds)
                                                "dcqcn-hpccns3",
                                                "dcqcn-window",
                                                "hpcc",
+                                               "hpcc-pint",
                                                "timely",
                                                "dctcp",
                                                "swift",
                                                "nscc"};
     EXPECT_EQ(CcSchemeNames(), expected);
     EXPECT_EQ(CcTypeIdName("hpcc"), "ns3::CcHpcc");
+    EXPECT_EQ(CcTypeIdName("hpcc-pint"), "ns3::CcHpccPint");
     EXPECT_EQ(CcTypeIdName("dcqcn-hpccns3"), "ns3::CcDcqcnHpccNs3");
     for (const auto& name : CcSchemeNames())
     {
@@ -77,7 +80,7 @@ TEST_F(CcRegistryTest, UnknownSchemeIsOneClearError)
 {
     EXPECT_EQ(ErrorOf([] { CreateCongestionOps("cubic"); }),
               "unknown congestion control 'cubic' (known: none, dcqcn, dcqcn-hpccns3, "
-              "dcqcn-window, hpcc, timely, dctcp, swift, nscc)");
+              "dcqcn-window, hpcc, hpcc-pint, timely, dctcp, swift, nscc)");
     EXPECT_NE(ErrorOf([] { CcTypeIdName(""); }), "");
 }
 
@@ -145,6 +148,9 @@ Congest(Ptr<RdmaCongestionOps> cc, FakeQueuePair& qp)
                                 AckSample ack = qp.Deliver(20000, MicroSeconds(100 + 20 * i), true);
                                 ack.nHops = 1;
                                 ack.hops = hops;
+                                // The same hop as HPCC-PINT's code: u = 1 + queue / BDP.
+                                ack.hasPint = true;
+                                ack.pintPower = PintCode(1.05).Encode(1.0 + 0.1 * (i + 1), 0.5);
                                 qp.sndNxt += 20000;
                                 cc->OnCnp();
                                 cc->OnAck(ack);

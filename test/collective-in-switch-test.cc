@@ -4,8 +4,9 @@
 // In-switch all-reduce (nvls, inNetwork) on the analytical networks: closed-form
 // completion times alone, in chunks, in a hierarchy and on a group; the reduction
 // engine's rate and latency; conservation of bytes; and the refusals.
+#include "collective-run.h"
+
 #include "ns3/collective-planner.h"
-#include "ns3/collective-runner.h"
 #include "ns3/congestion-aware-backend.h"
 #include "ns3/congestion-unaware-backend.h"
 #include "ns3/input-error.h"
@@ -91,43 +92,6 @@ Plan(const SystemConfig& config,
     return planner.Plan(r);
 }
 
-/** Finish time of every member, bytes sent and received per rank. */
-struct Outcome
-{
-    std::map<uint32_t, uint64_t> finishNs; //!< by rank
-    std::vector<uint64_t> sent;            //!< by rank
-    std::vector<uint64_t> received;        //!< by rank
-};
-
-Outcome
-RunAllReduce(Ptr<NetworkBackend> backend,
-             const SystemConfig& config,
-             std::shared_ptr<const CollectivePlan> plan)
-{
-    Outcome out;
-    CollectiveRunner runner(backend, config);
-    runner.SetFinishedCallback([&](uint32_t rank, uint32_t)
-                               { out.finishNs[rank] = Simulator::Now().GetNanoSeconds(); });
-    uint32_t members = 0;
-    for (uint32_t rank = 0; rank < backend->GetRankCount(); ++rank)
-    {
-        if (plan->topology->Contains(rank))
-        {
-            runner.Start(rank, 0, plan);
-            ++members;
-        }
-    }
-    Simulator::Run();
-    Simulator::Destroy();
-    EXPECT_EQ(out.finishNs.size(), members);
-    for (uint32_t r = 0; r < backend->GetRankCount(); ++r)
-    {
-        out.sent.push_back(runner.GetBytesSent(r));
-        out.received.push_back(runner.GetBytesReceived(r));
-    }
-    return out;
-}
-
 } // namespace
 
 TEST(InSwitchCollective, NamesRoundTrip)
@@ -144,7 +108,7 @@ TEST(InSwitchCollective, NvlsAllReduceCostsOneMessageThroughTheSwitch)
     const uint32_t n = 8;
     const uint64_t d = 4 * kMiB;
     const auto config = Config({"nvls"});
-    auto out = RunAllReduce(
+    auto out = RunCollectiveOnMembers(
         Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}), config, Plan(config, {n}, d));
     // 2E + 2L + D/B = 20 + 1000 + 4 MiB / 50 GiB/s.
     EXPECT_EQ(InSwitchNs(d), 79145U);
@@ -162,7 +126,7 @@ TEST(InSwitchCollective, ChunksRunOneAfterAnother)
     const uint32_t n = 4;
     const uint64_t d = 4 * kMiB;
     const auto config = Config({"inNetwork"}, 4);
-    auto out = RunAllReduce(
+    auto out = RunCollectiveOnMembers(
         Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}), config, Plan(config, {n}, d));
     for (uint32_t r = 0; r < n; ++r)
     {
@@ -178,13 +142,13 @@ TEST(InSwitchCollective, EngineRateAndLatencyBound)
     const auto config = Config({"nvls"});
     auto slow = Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
     slow->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
-    auto out = RunAllReduce(slow, config, Plan(config, {n}, d));
+    auto out = RunCollectiveOnMembers(slow, config, Plan(config, {n}, d));
     // The engine adds 12.5 bytes/ns, slower than the 53.7 bytes/ns link.
     EXPECT_EQ(out.finishNs.at(0), 2 * kE + static_cast<uint64_t>(2 * kLatency + d / 12.5));
 
     auto late = Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
     late->SetAttribute("ReductionLatency", TimeValue(NanoSeconds(300)));
-    out = RunAllReduce(late, config, Plan(config, {n}, d));
+    out = RunCollectiveOnMembers(late, config, Plan(config, {n}, d));
     EXPECT_EQ(out.finishNs.at(3), InSwitchNs(d) + 300);
 }
 
@@ -196,10 +160,10 @@ TEST(InSwitchCollective, HierarchicalRingThenSwitchThenRing)
     const double gbps1 = 25;
     const double latency1 = 1000;
     const auto config = Config({"ring", "inNetwork"});
-    auto out = RunAllReduce(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
-                                     {AnalyticalBlock::Switch, 4, gbps1, latency1}}),
-                            config,
-                            Plan(config, {2, 4}, d));
+    auto out = RunCollectiveOnMembers(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
+                                               {AnalyticalBlock::Switch, 4, gbps1, latency1}}),
+                                      config,
+                                      Plan(config, {2, 4}, d));
     const uint64_t half = d / 2;
     const uint64_t rs = kE + (Delta(half, 2) + kE) + Red(half);
     const uint64_t ar = InSwitchNs(half, gbps1, latency1);
@@ -217,10 +181,10 @@ TEST(InSwitchCollective, GroupOnOneDimensionUsesItsSwitch)
     const uint64_t d = kMiB;
     const auto config = Config({"ring", "inNetwork"});
     auto group = std::make_shared<const CommGroup>("dp", std::vector<uint32_t>{0, 2, 4, 6});
-    auto out = RunAllReduce(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
-                                     {AnalyticalBlock::Switch, 4, 25, 1000}}),
-                            config,
-                            Plan(config, {2, 4}, d, group));
+    auto out = RunCollectiveOnMembers(Network({{AnalyticalBlock::Switch, 2, kGbps, kLatency},
+                                               {AnalyticalBlock::Switch, 4, 25, 1000}}),
+                                      config,
+                                      Plan(config, {2, 4}, d, group));
     for (uint32_t r : {0U, 2U, 4U, 6U})
     {
         EXPECT_EQ(out.finishNs.at(r), InSwitchNs(d, 25, 1000));
@@ -281,7 +245,7 @@ TEST(InSwitchCollective, CongestionAwareStoresAndForwardsOnce)
     const uint32_t n = 8;
     const uint64_t d = 4 * kMiB;
     const auto config = Config({"nvls"});
-    auto out = RunAllReduce(
+    auto out = RunCollectiveOnMembers(
         Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
         config,
         Plan(config, {n}, d));
@@ -295,7 +259,7 @@ TEST(InSwitchCollective, CongestionAwareStoresAndForwardsOnce)
     // An engine slower than the links adds its D/R after the last contribution is in.
     auto slow = Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}});
     slow->SetAttribute("ReductionRate", DataRateValue(DataRate("100Gbps")));
-    out = RunAllReduce(slow, config, Plan(config, {n}, d));
+    out = RunCollectiveOnMembers(slow, config, Plan(config, {n}, d));
     const auto engineNs = static_cast<uint64_t>(d / 12.5);
     EXPECT_EQ(out.finishNs.at(0), 2 * kE + 2 * Delta(d, 1) + engineNs);
 }

@@ -11,6 +11,11 @@
 #include "ns3/transformer-generator.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
 
 using namespace ns3;
 using namespace ns3::ettest;
@@ -352,4 +357,257 @@ TEST(MemoryExpansion, ActivationOffloadFollowsThePipeline)
     EXPECT_EQ(r.ranks[1].memoryAccesses, stage1Accesses);
     const ReplayResult base = Replay(GenerateTransformer(Small(2, 1)), "");
     EXPECT_GT(r.ranks[0].finish, base.ranks[0].finish);
+}
+
+namespace
+{
+
+/** A node's span in a replay, ns: from its issue to its end. */
+struct Span
+{
+    int64_t start{0}; //!< issued
+    int64_t end{0};   //!< finished
+};
+
+/** (rank, node name) → span */
+using Spans = std::map<std::pair<uint32_t, std::string>, Span>;
+
+/**
+ * Replay \p workload on the analytical network with \p memory as remote memory and read
+ * every node's span from the timeline.
+ */
+Spans
+ReplaySpans(const GenWorkload& workload, const std::string& memory, Time* finish = nullptr)
+{
+    ScratchDir dir;
+    const std::string prefix = dir.File("w");
+    workload.Write(prefix);
+    ReplayRunConfig config = RunConfig(prefix,
+                                       WriteNetwork(dir, "Ring", 2, 50, 500),
+                                       WriteSystem(dir, "ring", 1),
+                                       ReplayBackendKind::Analytical);
+    config.commGroupPath = CommGroupFilePath(prefix);
+    config.remoteMemoryPath = dir.File("memory.json");
+    WriteText(config.remoteMemoryPath, memory);
+    config.timelinePath = dir.File("timeline.json");
+    const ReplayResult result = RunReplay(config);
+    EXPECT_TRUE(result.completed);
+    if (finish)
+    {
+        *finish = std::max(result.ranks[0].finish, result.ranks[1].finish);
+    }
+    std::ifstream in(config.timelinePath);
+    const auto doc = nlohmann::json::parse(in);
+    const auto& events = doc.is_array() ? doc : doc.at("traceEvents");
+    Spans spans;
+    for (const auto& e : events)
+    {
+        if (e.value("ph", "") != "X" || e.value("pid", -1) != 0)
+        {
+            continue;
+        }
+        const int64_t start = std::llround(e.at("ts").get<double>() * 1000);
+        const int64_t end = start + std::llround(e.at("dur").get<double>() * 1000);
+        const auto rank = static_cast<uint32_t>(e.at("tid").get<int64_t>() >> 8);
+        spans[{rank, e.at("name").get<std::string>()}] = {start, end};
+    }
+    return spans;
+}
+
+/** \return the span of \p name on \p rank (a failure if absent) */
+Span
+At(const Spans& spans, uint32_t rank, const std::string& name)
+{
+    const auto it = spans.find({rank, name});
+    if (it == spans.end())
+    {
+        ADD_FAILURE() << "no node " << name << " on rank " << rank;
+        return {};
+    }
+    return it->second;
+}
+
+/**
+ * TP 1 × PP 2 × DP 1, 6 layers (3 per stage), 4 micro-batches: stage 0 holds two in
+ * flight; HBM short of its optimizer state and half a micro-batch's activations, so it
+ * offloads both.
+ */
+TransformerConfig
+Offloading(OffloadOverlap overlap)
+{
+    TransformerConfig c = Small(2, 1);
+    c.layers = 6;
+    const MemoryFootprint f0 = StageFootprint(c, 0);
+    c.hbmBytes = f0.TotalBytes() - f0.optimizerBytes - f0.activationBytesPerMicroBatch / 2;
+    c.memoryExpansion = true;
+    c.offloadOverlap = overlap;
+    return c;
+}
+
+/** \return a remote-memory JSON of \p type with latency 1 µs and \p bw B/ns */
+std::string
+Memory(const std::string& type, double bw)
+{
+    return R"({"memory-type": ")" + type + R"(", "remote-mem-latency": 1000, "remote-mem-bw": )" +
+           std::to_string(bw) + "}";
+}
+
+/** \return latency 1 µs + bytes / bw, truncated to whole ns as the model does */
+int64_t
+ServiceNs(uint64_t bytes, double bw)
+{
+    return 1000 + static_cast<int64_t>(static_cast<double>(bytes) / bw);
+}
+
+} // namespace
+
+// Serial activation offload: after each forward, stage 0 stores x bytes off the stream;
+// each backward issues the load of x when the stream reaches it (and the store is done)
+// and waits for it. Per NPU every access takes latency + size / bandwidth from its issue;
+// in one pool the accesses of both ranks are served one at a time in issue order, so an
+// access ends at max(its issue, the previous end) + its service time.
+TEST(MemoryExpansion, SerialActivationOffloadCostsTheClosedForm)
+{
+    const TransformerConfig c = Offloading(OffloadOverlap::SERIAL);
+    const OffloadPlan plan = PlanOffload(StageFootprint(c, 0), c.hbmBytes, true);
+    ASSERT_TRUE(plan.feasible);
+    const uint64_t x = plan.activationOffloadPerMicroBatch;
+    ASSERT_GT(x, 0u);
+    const GenWorkload w = GenerateTransformer(c);
+    ExpectValidOnDisk(w);
+    const double bw = 1.0; // B/ns: loads of tens of µs, longer than any layer's compute
+    for (const std::string type : {"PER_NPU_MEMORY_EXPANSION", "MEMORY_POOL"})
+    {
+        SCOPED_TRACE(type);
+        const Spans spans = ReplaySpans(w, Memory(type, bw));
+        std::vector<std::pair<Span, uint64_t>> accesses; // (span, bytes), both ranks
+        for (uint32_t m = 0; m < 4; ++m)
+        {
+            const std::string mb = "i0.mb" + std::to_string(m) + ".";
+            const Span store = At(spans, 0, mb + "act.offload.store");
+            const Span load = At(spans, 0, mb + "act.offload.load");
+            const Span forwardEnd = At(spans, 0, mb + "layer2.mlp.fwd");
+            const Span backward = At(spans, 0, mb + "layer2.mlp.bwd");
+            EXPECT_EQ(store.start, forwardEnd.end);
+            EXPECT_GE(load.start, store.end);
+            // The backward's first compute waits for the load, and for nothing longer.
+            EXPECT_EQ(backward.start, load.end);
+            accesses.push_back({store, x});
+            accesses.push_back({load, x});
+        }
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            for (const std::string op : {"load", "store"})
+            {
+                const auto it = spans.find({r, "i0.optimizer." + op});
+                if (it != spans.end())
+                {
+                    accesses.push_back({it->second,
+                                        PlanOffload(StageFootprint(c, r), c.hbmBytes, true)
+                                            .optimizerOffloadBytes});
+                }
+            }
+        }
+        ASSERT_GE(accesses.size(), 10u);
+        // Issue order; of accesses issued at once, the one served first ends first.
+        std::sort(accesses.begin(),
+                  accesses.end(),
+                  [](const auto& a, const auto& b)
+                  {
+                      return std::make_pair(a.first.start, a.first.end) <
+                             std::make_pair(b.first.start, b.first.end);
+                  });
+        int64_t free = 0; // the pool's
+        for (const auto& [span, bytes] : accesses)
+        {
+            const int64_t begin = type == "MEMORY_POOL" ? std::max(span.start, free) : span.start;
+            EXPECT_EQ(span.end, begin + ServiceNs(bytes, bw)) << "access issued at " << span.start;
+            free = span.end;
+        }
+    }
+}
+
+// Prefetch: per layer, the load of the layer below is issued when a layer's backward
+// begins (after the previous load: one load at a time per NPU), so that layer l
+// (below l + 1) begins max(B, s) after layer l + 1 did, with B the backward compute of
+// layer l + 1 and s the service time of layer l's share. Two bandwidths: transfer
+// shorter than compute (hidden, the backward as without offload) and longer (the
+// transfer paces the backward).
+TEST(MemoryExpansion, PrefetchOverlapsEachLayersLoadWithTheLayerAbove)
+{
+    const TransformerConfig c = Offloading(OffloadOverlap::PREFETCH);
+    const uint64_t x =
+        PlanOffload(StageFootprint(c, 0), c.hbmBytes, true).activationOffloadPerMicroBatch;
+    const GenWorkload w = GenerateTransformer(c);
+    ExpectValidOnDisk(w);
+    // Per micro-batch: one store and one load per layer, their shares adding up to x.
+    std::map<std::string, uint64_t> shares;
+    uint64_t stored = 0;
+    for (const auto& n : w.ranks[0].GetNodes())
+    {
+        const std::string name(n.name);
+        if (name.rfind("i0.mb0.", 0) == 0 && name.find(".act.offload.") != std::string::npos)
+        {
+            shares[name] = n.tensorSize;
+            stored += n.type == EtNodeType::MEM_STORE_NODE ? n.tensorSize : 0;
+        }
+    }
+    EXPECT_EQ(shares.size(), 6u);
+    EXPECT_EQ(stored, x);
+    EXPECT_EQ(shares.at("i0.mb0.layer0.act.offload.load"), (x + 2) / 3);
+
+    Time slow;
+    Time fast;
+    for (const double bw : {1.0, 1000.0})
+    {
+        SCOPED_TRACE(bw);
+        const Spans spans =
+            ReplaySpans(w, Memory("PER_NPU_MEMORY_EXPANSION", bw), bw < 10 ? &slow : &fast);
+        uint32_t hidden = 0;
+        uint32_t exposed = 0;
+        for (uint32_t m = 0; m < 4; ++m)
+        {
+            const std::string mb = "i0.mb" + std::to_string(m) + ".";
+            for (uint32_t l = 0; l < 2; ++l)
+            {
+                const std::string above = mb + "layer" + std::to_string(l + 1);
+                const std::string below = mb + "layer" + std::to_string(l);
+                const Span aboveStart = At(spans, 0, above + ".mlp.bwd");
+                const Span aboveEnd = At(spans, 0, above + ".attn.bwd");
+                const Span load = At(spans, 0, below + ".act.offload.load");
+                const Span store = At(spans, 0, below + ".act.offload.store");
+                ASSERT_LE(store.end, aboveStart.start);
+                EXPECT_EQ(load.start, aboveStart.start);
+                const int64_t compute = aboveEnd.end - aboveStart.start;
+                const int64_t transfer =
+                    ServiceNs(shares.at("i0.mb0." + std::string("layer") + std::to_string(l) +
+                                        ".act.offload.load"),
+                              bw);
+                EXPECT_EQ(load.end - load.start, transfer);
+                EXPECT_EQ(At(spans, 0, below + ".mlp.bwd").start - aboveStart.start,
+                          std::max(compute, transfer))
+                    << below;
+                (transfer > compute ? exposed : hidden) += 1;
+            }
+        }
+        // Each regime is the one it is meant to be, for every layer.
+        EXPECT_EQ(bw < 10 ? exposed : hidden, 8u);
+    }
+    EXPECT_GT(slow, fast);
+
+    // With the transfer hidden, prefetch beats the serial form, whose backward waits for
+    // the whole micro-batch's load.
+    Time serial;
+    ReplaySpans(GenerateTransformer(Offloading(OffloadOverlap::SERIAL)),
+                Memory("PER_NPU_MEMORY_EXPANSION", 1000.0),
+                &serial);
+    EXPECT_LT(fast, serial);
+}
+
+TEST(MemoryExpansion, OffloadOverlapInputErrors)
+{
+    ExpectInputError([] { ParseOffloadOverlap("eager"); }, {"--offload-overlap", "'eager'"});
+    TransformerConfig c = Small(2, 1);
+    c.offloadOverlap = OffloadOverlap::PREFETCH;
+    ExpectInputError([&] { c.Validate(); }, {"--offload-overlap", "--memory-expansion"});
 }

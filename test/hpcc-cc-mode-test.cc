@@ -104,11 +104,37 @@ TEST(HpccCcMode, AModeWithoutASchemeRunsNoneAndSaysSo)
             << c.warning;
         EXPECT_NE(c.warning.find("silently runs without one"), std::string::npos);
     }
-    const HpccCcChoice pint = MapHpccCcMode(10, HpccFidelity::Faithful);
-    EXPECT_EQ(pint.scheme, "hpcc");
-    EXPECT_EQ(pint.peerName, "HPCC-PINT");
-    EXPECT_FALSE(pint.exact);
-    EXPECT_NE(pint.warning.find("not modelled"), std::string::npos);
+    for (HpccFidelity fidelity : {HpccFidelity::Peer, HpccFidelity::Faithful})
+    {
+        const HpccCcChoice pint = MapHpccCcMode(10, fidelity);
+        EXPECT_EQ(pint.scheme, "hpcc-pint");
+        EXPECT_EQ(pint.peerName, "HPCC-PINT");
+        EXPECT_TRUE(pint.exact);
+        EXPECT_EQ(pint.warning, "");
+    }
+}
+
+TEST(HpccCcMode, PintRunsHpccPintWithTheFilesParameters)
+{
+    const std::string path = WriteFile("hpcc-pint.txt",
+                                       "CC_MODE 10\nU_TARGET 0.9\nMI_THRESH 3\nRATE_AI 40Mb/s\n"
+                                       "MIN_RATE 1000Mb/s\nFAST_REACT 0\nHAS_WIN 1\n"
+                                       "PINT_LOG_BASE 1.01\nPINT_PROB 0.25\n");
+    const HpccConfig c = ReadHpccConfig(path);
+    const HpccCcChoice choice = MapHpccCcMode(c.ccMode, HpccFidelity::Peer);
+    ApplyHpccCcParameters(c, choice);
+    EXPECT_EQ(DefaultOf("ns3::RdmaNic", "CongestionControl"), "ns3::CcHpccPint");
+    EXPECT_EQ(DefaultOf("ns3::CcHpccPint", "LogBase"), "1.01");
+    EXPECT_EQ(DefaultOf("ns3::CcHpccPint", "SampleProbability"), "0.25");
+    // HPCC's window law and its parameters, declared by HPCC.
+    EXPECT_EQ(DefaultOf("ns3::CcHpcc", "TargetUtilization"), "0.9");
+    EXPECT_EQ(DefaultOf("ns3::CcHpcc", "MaxStage"), "3");
+    EXPECT_EQ(DefaultOf("ns3::CcHpcc", "AiRate"), "40000000bps");
+    EXPECT_EQ(DefaultOf("ns3::CcHpcc", "MinRate"), "1000000000bps");
+    // The simulator's PINT reacts on every sampled ACK whatever FAST_REACT says, and
+    // keeps its own window (no CcPeerWindow around it).
+    EXPECT_EQ(DefaultOf("ns3::CcHpcc", "FastReact"), "true");
+    EXPECT_FALSE(HpccUsesPeerWindow(c, choice.scheme));
 }
 
 TEST(HpccCcMode, FatTreeParametersReachTheSchemes)

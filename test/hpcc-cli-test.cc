@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace
@@ -144,6 +146,66 @@ TEST(HpccCli, ModeWithoutSchemeWarnsAndTheSummaryTellsIt)
     }
     EXPECT_EQ(j["slowdown"]["flows"], 1);
     EXPECT_EQ(j["max_rtt_ns"], 4160);
+}
+
+// --lb, --transport and --fail as on the other packet-level examples: without them the
+// run prints and writes what it always did; with defaults given explicitly the flow
+// completion times are the same bit for bit; otherwise the header says what was
+// installed and the failure is reported.
+TEST(HpccCli, PathAndFailureOptionsLeaveTheSimulatorsRunAloneWhenAbsent)
+{
+    if (!std::filesystem::exists(kData + "topology.txt"))
+    {
+        GTEST_SKIP() << "no " << kData;
+    }
+    Write("hpcc-cli-flows.txt", "2\n2 1 3 100 1000000 2.0\n4 1 3 100 1000000 2.0\n");
+    const std::string config = Config("hpcc-cli-paths.txt", "1");
+    auto run = [&config](const std::string& name, const std::string& extra)
+    {
+        const std::string dir = testing::TempDir() + name;
+        std::filesystem::create_directories(dir);
+        const ProgramRun r =
+            Execute("--config=" + config + " --out-dir=" + dir +
+                    " --fidelity=peer --summary=" + dir + "/summary.json " + extra);
+        EXPECT_EQ(r.status, 0) << r.output;
+        std::ifstream in(dir + "/summary.json");
+        const auto j = nlohmann::json::parse(in);
+        std::ifstream fct(j["fct_file"].get<std::string>());
+        std::ostringstream text;
+        text << fct.rdbuf();
+        return std::make_tuple(r, j, text.str());
+    };
+    const auto [plain, plainJson, plainFct] = run("hpcc-paths-none", "");
+    EXPECT_EQ(plain.output.find("load balancing:"), std::string::npos) << plain.output;
+    EXPECT_EQ(plain.output.find("failure host"), std::string::npos) << plain.output;
+    EXPECT_FALSE(plainJson.contains("paths"));
+    EXPECT_FALSE(plainJson.contains("failures"));
+    ASSERT_FALSE(plainFct.empty());
+
+    const auto [given, givenJson, givenFct] = run("hpcc-paths-gbn", "--lb=ecmp --transport=gbn");
+    EXPECT_EQ(givenFct, plainFct);
+    EXPECT_NE(given.output.find("load balancing: ecmp"), std::string::npos) << given.output;
+    EXPECT_NE(given.output.find("transport: go-back-N"), std::string::npos) << given.output;
+    EXPECT_EQ(givenJson["paths"]["transport"], "gbn");
+
+    // Host 10's link carries no flow: the failure costs nothing and
+    // is reported.
+    const auto [changed, changedJson, changedFct] =
+        run("hpcc-paths-rud", "--lb=spray --transport=rud --fail=host10--switch0@1s");
+    EXPECT_NE(changed.output.find("transport: unordered (RUD)"), std::string::npos)
+        << changed.output;
+    EXPECT_NE(changed.output.find("failure host10--switch0@1s: 0 frames lost"), std::string::npos)
+        << changed.output;
+    EXPECT_EQ(changedJson["paths"]["transport"], "rud");
+    ASSERT_EQ(changedJson["failures"].size(), 1u);
+    EXPECT_EQ(changedJson["failures"][0]["lost_frames"], 0);
+    EXPECT_EQ(changedJson["flows_completed"], 2);
+
+    const ProgramRun bad = Execute("--config=" + config + " --out-dir=" + testing::TempDir() +
+                                   " --fail=host10--host11@1s");
+    EXPECT_EQ(bad.status, 2) << bad.output;
+    EXPECT_NE(bad.output.find("error: --fail=host10--host11@1s: "), std::string::npos)
+        << bad.output;
 }
 
 // An incast of three DCQCN flows into one host under --check-invariants: the checks run

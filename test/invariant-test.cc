@@ -163,7 +163,7 @@ TEST_F(InvariantTest, ViolationsAreReported)
     Ptr<RocePort> switchPort = m_net.GetSwitch(sw)->GetPort(0);
     DynamicCast<RoceChannel>(switchPort->GetChannel())
         ->Transmit(PeekPointer(switchPort), frame, wire::kPfcWireBytes, 0, true, NanoSeconds(7));
-    m_net.GetSwitch(sw)->GetMmu()->Admit(0, 3, 1000);
+    m_net.GetSwitch(sw)->GetMmu()->Admit(0, 0, 3, 1000);
     Simulator::Stop(MicroSeconds(100));
     Simulator::Run();
     PfcHeader other;

@@ -14,7 +14,8 @@ namespace ns3
 {
 
 /**
- * Switches and NICs that add no time and switches that store and forward
+ * Switches and NICs that add no time (no pipelines, pauses that act the instant they
+ * arrive) and switches that store and forward
  * (doc/latency.md; test/latency-test.cc tests the latencies themselves), as ASTRA-sim's
  * analytical network and closed forms of link latency alone assume.
  */
@@ -25,6 +26,7 @@ WithoutSwitchAndNicLatency()
     Config::SetDefault("ns3::SwitchPipeline::Mode", EnumValue(SwitchPipeline::STORE_AND_FORWARD));
     Config::SetDefault("ns3::RdmaNic::TransmitLatency", TimeValue(Time(0)));
     Config::SetDefault("ns3::RdmaNic::ReceiveLatency", TimeValue(Time(0)));
+    Config::SetDefault("ns3::RocePort::PfcResponseTime", TimeValue(Time(0)));
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 // must move, and the losses must be repaired no sooner than the detection delay and no
 // later than it plus one retransmission timeout and the resend of what was in flight.
 
+#include "et-test-support.h"
 #include "program-run.h"
 
 #include "ns3/config.h"
@@ -20,7 +21,9 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -221,4 +224,45 @@ TEST(LinkFailureTest, IncastReportsTheFailureAndRejectsBadOnes)
         << good.output;
     EXPECT_NE(good.output.find("failure agg3-0@5us,up@40us: "), std::string::npos) << good.output;
     EXPECT_NE(good.output.find("recovered in"), std::string::npos) << good.output;
+}
+
+TEST(LinkFailureTest, AllReduceThroughTheReplaySurvivesASpineFailure)
+{
+    // The bundled 8-NPU all-reduce on the 2:1 leaf-spine of two-dim-4x2 loses one of its
+    // two spines 20 us in: it completes, every byte sent arrives once, and the report
+    // counts the frames lost on the spine's links, the queue pairs that moved off it and
+    // a recovery no shorter than the detection delay (routes move 10 us after the
+    // failure; until then every resend takes the dead spine).
+    ettest::ScratchDir dir;
+    const std::string summaryPath = dir.File("summary.json");
+    const std::string root = MLFABRIC_SOURCE_DIR;
+    const ProgramRun run = RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
+                                      "/chakra-replay --progress=0 --workload=" + root +
+                                      "/traces/allreduce-8npu/allreduce --fabric=" + root +
+                                      "/fabrics/two-dim-4x2.yaml --fail=spine0@20us "
+                                      "--ns3::RdmaNic::RetransmitTimeout=100us --summary=" +
+                                      summaryPath);
+    ASSERT_EQ(run.status, 0) << run.output;
+    std::ifstream in(summaryPath);
+    const nlohmann::json s = nlohmann::json::parse(in);
+    EXPECT_EQ(s["outcome"], "completed");
+    const uint64_t sent = s["bytes_sent"];
+    EXPECT_GT(sent, 0u);
+    EXPECT_EQ(s["bytes_received"], sent);
+    EXPECT_EQ(s["network_delivered_bytes"], sent);
+    ASSERT_EQ(s["failures"].size(), 1u);
+    const nlohmann::json& f = s["failures"][0];
+    EXPECT_EQ(f["failure"], "spine0@20us");
+    EXPECT_EQ(f["down_ns"], 20000);
+    EXPECT_EQ(f["links"], 2); // spine0 has one link to each of the two leaves
+    EXPECT_GT(f["lost_frames"].get<uint64_t>(), 0u);
+    EXPECT_GT(f["rerouted_qps"].get<uint64_t>(), 0u);
+    EXPECT_GT(f["damaged_qps"].get<uint64_t>(), 0u);
+    EXPECT_EQ(f["unrecovered_qps"], 0);
+    ASSERT_FALSE(f["recovery_time_ns"].is_null()) << run.output;
+    const uint64_t recovery = f["recovery_time_ns"];
+    EXPECT_GE(recovery, 10000u);
+    EXPECT_LE(recovery + 20000, s["simulated_ns"].get<uint64_t>());
+    EXPECT_NE(run.output.find("failure spine0@20us: "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("recovered in"), std::string::npos) << run.output;
 }

@@ -12,6 +12,7 @@
 #include "ns3/packet-trimming.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <gtest/gtest.h>
 
@@ -20,12 +21,19 @@ using namespace ns3;
 namespace
 {
 
-/** 8 senders x 1 MiB to one receiver, 100 Gb/s, PFC off, a 256 KiB switch buffer. */
+/**
+ * 8 senders x 1 MiB to one receiver, 100 Gb/s, PFC off, a 256 KiB switch buffer.
+ * \param trim trimming at the switch
+ * \param transport RdmaNic::Transport
+ * \param cc congestion control; empty: none
+ */
 IncastResult
-LossyIncast(bool trim)
+LossyIncast(bool trim, const std::string& transport = "GoBackN", const std::string& cc = "")
 {
     Config::SetDefault("ns3::RdmaNic::RetransmitTimeout", TimeValue(MicroSeconds(100)));
+    Config::SetDefault("ns3::RdmaNic::Transport", StringValue(transport));
     IncastConfig config;
+    config.cc.scheme = cc;
     config.senders = 8;
     config.messageBytes = 1 << 20;
     config.pfc = false;
@@ -72,6 +80,7 @@ TEST(PacketTrimmingTest, TrimToHeaderKeepsTheHeaderAndItsSequence)
     EXPECT_EQ(frame.priority, 7);
     EXPECT_EQ(frame.header->priority, 7);
     EXPECT_EQ(frame.header->seq, 81920u);
+    EXPECT_EQ(frame.header->sackBytes, 4096u); // the length it had, for the receiver's NACK
     EXPECT_TRUE(frame.header->Has(RoceHeader::TRIMMED));
 }
 
@@ -89,4 +98,42 @@ TEST(PacketTrimmingTest, LossyIncastDeliversEveryByteOnceWithTrimming)
     EXPECT_EQ(dropped.trims, 0u);
     EXPECT_GT(dropped.drops, 0u);
     EXPECT_GT(dropped.timeouts + dropped.nacks, 0u);
+}
+
+namespace
+{
+
+/** \return the payload the senders of \p r sent more than once */
+uint64_t
+ResentBytes(const IncastResult& r)
+{
+    uint64_t resent = 0;
+    for (const auto& f : r.flows)
+    {
+        resent += f.retransmittedBytes;
+    }
+    return resent;
+}
+
+} // namespace
+
+TEST(PacketTrimmingTest, SelectiveRepeatResendsExactlyTheTrimmedPacketsAtOnce)
+{
+    // Under NSCC each trimmed header names its packet; the sender resends it and nothing
+    // else (1 MiB in full 4096-byte packets), without waiting for its timer.
+    const IncastResult r = LossyIncast(true, "SelectiveRepeat", "nscc");
+    ExpectExactlyOnce(r);
+    EXPECT_GT(r.trims, 0u);
+    EXPECT_EQ(r.drops, 0u);
+    EXPECT_EQ(ResentBytes(r), r.trims * 4096);
+    EXPECT_EQ(r.timeouts, 0u);
+
+    // Without congestion control the eight senders keep the queue full: the same packet
+    // may be trimmed again and again, and a queue pair whose oldest packet is for the
+    // retransmission timeout resends by it too. Every trimmed packet is still resent,
+    // and every byte arrives once.
+    const IncastResult flat = LossyIncast(true, "SelectiveRepeat");
+    ExpectExactlyOnce(flat);
+    EXPECT_EQ(flat.drops, 0u);
+    EXPECT_GE(ResentBytes(flat), flat.trims * 4096);
 }

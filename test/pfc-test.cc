@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/node.h"
 #include "ns3/pfc-header.h"
 #include "ns3/roce-channel.h"
@@ -61,6 +62,8 @@ class PfcTest : public testing::Test
         {
             p = CreateObject<RocePort>();
             p->SetAttribute("DataRate", DataRateValue(DataRate(kRate)));
+            // Pauses act on arrival here; test/pfc-response-test.cc adds the response time.
+            p->SetAttribute("PfcResponseTime", TimeValue(Time(0)));
             Ptr<Node> node = CreateObject<Node>();
             node->AddDevice(p);
         }
@@ -230,6 +233,7 @@ TEST_F(PfcTest, WithoutExpiryAPauseLastsUntilResumed)
 // The watchdog breaks a pause that never ends and ignores pauses while it restores.
 TEST_F(PfcTest, WatchdogBreaksAPauseStorm)
 {
+    m_ports[0]->SetAttribute("PfcWatchdogAction", EnumValue(RocePort::WATCHDOG_FORWARD));
     m_ports[0]->SetAttribute("PfcWatchdogTimeout", TimeValue(MicroSeconds(100)));
     m_ports[0]->SetAttribute("PfcWatchdogRestore", TimeValue(MicroSeconds(50)));
     m_ports[1]->SetAttribute("PauseQuanta", UintegerValue(1000));

@@ -14,6 +14,7 @@
 #include "ns3/roce-network.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -302,4 +303,63 @@ TEST_F(RdmaFeedbackTest, AckPriorityKeepsTheOldSingleControlClass)
     ASSERT_EQ(sent.size(), 2U);
     EXPECT_EQ(sent[0], std::make_pair(RoceHeader::CNP, uint8_t{7}));
     EXPECT_EQ(sent[1], std::make_pair(RoceHeader::ACK, uint8_t{7}));
+}
+
+namespace
+{
+
+/** Feedback under the transports that keep what overtakes a gap. */
+class HeldReportTest : public RdmaFeedbackTest
+{
+  protected:
+    /**
+     * Packets 0, 2 (CE), 3 (CE), 1 of one message arrive at b: 2 and 3 overtake 1. Their
+     * reports must give the congestion control their bytes and marks (DCTCP counts the
+     * marked fraction of the acknowledged bytes), not leave them to the ACK of packet 1.
+     */
+    void
+    ExpectHeldBytesAndMarksReported(const std::string& transport)
+    {
+        Config::SetDefault("ns3::RdmaNic::Transport", StringValue(transport));
+        Build();
+        Ptr<RdmaQueuePair> qp = m_net.Connect(m_a, m_b, 3);
+        const std::vector<std::pair<uint64_t, bool>> arrivals = {
+            {0, false}, {2, true}, {3, true}, {1, false}};
+        for (size_t i = 0; i < arrivals.size(); ++i)
+        {
+            Simulator::Schedule(NanoSeconds(400 * i),
+                                &RdmaFeedbackTest::Inject,
+                                this,
+                                qp,
+                                arrivals[i].first * kMtu,
+                                arrivals[i].second,
+                                arrivals[i].first == 3,
+                                0);
+        }
+        Simulator::Run();
+        uint64_t acked = 0;
+        uint64_t marked = 0;
+        for (const auto& a : RecordingCc::acks)
+        {
+            acked += a.newlyAcked;
+            marked += a.ecnEcho ? a.newlyAcked : 0;
+        }
+        EXPECT_TRUE(RecordingCc::nacks.empty()); // reordering, not loss
+        EXPECT_EQ(acked, 4 * kMtu);
+        EXPECT_EQ(marked, 2 * kMtu);
+        EXPECT_EQ(qp->GetSndUna(), 4 * kMtu);
+        EXPECT_EQ(m_receivedAt.size(), 1u);
+    }
+};
+
+} // namespace
+
+TEST_F(HeldReportTest, SelectiveRepeatReportsHeldBytesAndMarks)
+{
+    ExpectHeldBytesAndMarksReported("SelectiveRepeat");
+}
+
+TEST_F(HeldReportTest, UnorderedDeliveryReportsHeldBytesAndMarks)
+{
+    ExpectHeldBytesAndMarksReported("Unordered");
 }

@@ -48,7 +48,9 @@ Generate(const ettest::ScratchDir& dir, uint32_t pp)
 }
 
 std::string
-System(const ettest::ScratchDir& dir, const std::string& extra)
+System(const ettest::ScratchDir& dir,
+       const std::string& extra,
+       const std::string& allToAll = R"(["direct", "direct"])")
 {
     const std::string path = dir.File("system.json");
     WriteText(path,
@@ -58,8 +60,8 @@ System(const ettest::ScratchDir& dir, const std::string& extra)
                   "all-reduce-implementation": ["ring", "halvingDoubling"],
                   "reduce-scatter-implementation": ["ring", "ring"],
                   "all-gather-implementation": ["ring", "ring"],
-                  "all-to-all-implementation": ["direct", "direct"])" +
-                  extra + "}");
+                  "all-to-all-implementation": )" +
+                  allToAll + extra + "}");
     return path;
 }
 
@@ -153,6 +155,62 @@ TEST(ReplayGroups, MoeCollectivesRunOnTheDimensionsTheirGroupsSpan)
         EXPECT_EQ(c["algorithm"], "ring") << c.dump();
     }
     EXPECT_NE(flat.output.find("group-decomposition member-ring"), std::string::npos);
+}
+
+TEST(ReplayGroups, MoeAllToAllRunsHierarchicalOrFlatAsConfigured)
+{
+    // The EP groups span two GPUs of each of two servers. ["direct", "direct"] runs their
+    // token all-to-alls hierarchically (inside the server, then across); ["oneDirect"]
+    // runs one direct all-to-all over the four members. The report says which ran.
+    ettest::ScratchDir dir;
+    const std::string prefix = Generate(dir, 1);
+    std::map<std::string, nlohmann::json> epTotals;
+    for (const std::string& allToAll : {R"(["direct", "direct"])", R"(["oneDirect"])"})
+    {
+        SCOPED_TRACE(allToAll);
+        const std::string summary = dir.File("s.json");
+        const ProgramRun run =
+            Replay("--workload=" + prefix + " --system=" + System(dir, "", allToAll) +
+                   " --summary=" + summary);
+        ASSERT_EQ(run.status, 0) << run.output;
+        const bool flat = allToAll.find("one") != std::string::npos;
+        const std::string expected = flat ? "oneDirect" : "A2A:direct@0 A2A:direct@1";
+        EXPECT_NE(run.output.find("groups 19,20,21,22: 4 ranks on dimensions 0 (2 of 4) x 1 "
+                                  "(2 of 4), all-reduce RS:ring@0 AR:halvingDoubling@1 "
+                                  "AG:ring@0, reduce-scatter RS:ring@0 RS:ring@1, all-gather "
+                                  "AG:ring@1 AG:ring@0, all-to-all " +
+                                  expected),
+                  std::string::npos)
+            << run.output;
+        std::ifstream in(summary);
+        const auto json = nlohmann::json::parse(in);
+        uint32_t allToAlls = 0;
+        for (const auto& c : json["collectives"])
+        {
+            if (c["type"] == "ALL_TO_ALL")
+            {
+                ++allToAlls;
+                EXPECT_EQ(c["kind"], "ep");
+                EXPECT_EQ(c["algorithm"], expected);
+                EXPECT_EQ(c["finished_ranks"], c["ranks"]);
+            }
+        }
+        EXPECT_GT(allToAlls, 0U);
+        for (const auto& k : json["kinds"])
+        {
+            if (k["kind"] == "ep")
+            {
+                epTotals[expected] = k;
+            }
+        }
+    }
+    ASSERT_EQ(epTotals.size(), 2U);
+    const auto& hierarchical = epTotals["A2A:direct@0 A2A:direct@1"];
+    const auto& flat = epTotals["oneDirect"];
+    // The same token exchanges, run two ways.
+    EXPECT_EQ(hierarchical["count"], flat["count"]);
+    EXPECT_EQ(hierarchical["bytes"], flat["bytes"]);
+    EXPECT_NE(hierarchical["slowest_rank_ns"], flat["slowest_rank_ns"]);
 }
 
 TEST(ReplayGroups, PipelineSendsAreListedAndCountedAsPp)
@@ -324,5 +382,56 @@ TEST(ReplayGroups, PacketLevelGroupCollectivesMatchTheirClosedForms)
         {
             EXPECT_EQ(r.ranks[member].bytesSent, 2 * s);
         }
+    }
+}
+
+TEST(ReplayGroups, PacketLevelPatMatchesItsClosedForm)
+{
+    // PAT over four of the eight NPUs of a switch: log2 4 = 2 steps, every member sending
+    // one message and receiving one per step (a shift by 2, then by 1), through the switch.
+    const std::vector<uint32_t> members = {1, 3, 5, 7};
+    {
+        // All-gather of S per rank: messages of S (distance 2), then 2S (distance 1).
+        const uint64_t s = 2 << 20;
+        ettest::ScratchDir dir;
+        const auto r = RunGroupCollective(dir,
+                                          WriteNetwork(dir, "Switch", 8, kGbps, kLatencyNs),
+                                          "[\"pat\"]",
+                                          EtCollectiveType::ALL_GATHER,
+                                          s,
+                                          members,
+                                          8);
+        ASSERT_TRUE(r.completed);
+        const double step = SwitchHopNs() + kEndpointNs;
+        ExpectWithin(
+            LastFinishNs(r), kEndpointNs + (3.0 * s) / GoodputBytesPerNs(false) + 2 * step, 0.03);
+        for (uint32_t member : members)
+        {
+            EXPECT_EQ(r.ranks[member].bytesSent, 3 * s);
+        }
+        EXPECT_EQ(r.networkDeliveredBytes, 4 * 3 * s);
+    }
+    {
+        // Reduce-scatter of S: blocks of S/4, messages of 2 blocks (distance 1), then 1
+        // (distance 2); local reductions cost nothing without local-mem-bw.
+        const uint64_t s = 8 << 20;
+        ettest::ScratchDir dir;
+        const auto r = RunGroupCollective(dir,
+                                          WriteNetwork(dir, "Switch", 8, kGbps, kLatencyNs),
+                                          "[\"pat\"]",
+                                          EtCollectiveType::REDUCE_SCATTER,
+                                          s,
+                                          members,
+                                          8);
+        ASSERT_TRUE(r.completed);
+        const double step = SwitchHopNs() + kEndpointNs;
+        ExpectWithin(LastFinishNs(r),
+                     kEndpointNs + (3.0 * s / 4) / GoodputBytesPerNs(false) + 2 * step,
+                     0.03);
+        for (uint32_t member : members)
+        {
+            EXPECT_EQ(r.ranks[member].bytesSent, 3 * s / 4);
+        }
+        EXPECT_EQ(r.networkDeliveredBytes, 4 * 3 * s / 4);
     }
 }

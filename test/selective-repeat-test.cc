@@ -6,12 +6,18 @@
 // the line rate where go-back-N, which drops every packet that overtakes another,
 // collapses; under reordering and loss every byte arrives exactly once.
 
+#include "hand-fabric.h"
 #include "latency-premise.h"
 
 #include "ns3/config.h"
+#include "ns3/congestion-ops.h"
+#include "ns3/data-rate.h"
 #include "ns3/load-balancer.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/receive-bitmap.h"
+#include "ns3/roce-network.h"
+#include "ns3/roce-wire.h"
 #include "ns3/sack-scoreboard.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -27,6 +33,93 @@ namespace
 {
 
 const std::string kSource = MLFABRIC_SOURCE_DIR;
+
+/**
+ * A fixed pacing rate and a window that drops from 32 to 2 packets at the first loss;
+ * at every send it checks that the packet was allowed: fewer bytes in flight than the
+ * window before it, and one packet time at the rate since the one before.
+ */
+class WindowProbeCc : public RdmaCongestionOps
+{
+  public:
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TestWindowProbeCc")
+                                .SetParent<RdmaCongestionOps>()
+                                .AddConstructor<WindowProbeCc>();
+        return tid;
+    }
+
+    std::string
+    GetName() const override
+    {
+        return "window-probe";
+    }
+
+    void
+    Init(CcQueuePairView* qp) override
+    {
+        RdmaCongestionOps::Init(qp);
+        ApplyRate(kRateBps);
+        ApplyWindow(32 * qp->GetMtuBytes());
+    }
+
+    void
+    OnSend(uint32_t payloadBytes) override
+    {
+        const auto* qp = dynamic_cast<const RdmaQueuePair*>(m_qp);
+        ++sends;
+        if (qp->GetBytesInFlight() - payloadBytes >= m_qp->GetWindowBytes())
+        {
+            ++overWindow;
+        }
+        const Time now = Simulator::Now();
+        if (lastWireBytes > 0 &&
+            now - lastSend < DataRate(kRateBps).CalculateBytesTxTime(lastWireBytes))
+        {
+            ++tooSoon;
+        }
+        lastSend = now;
+        lastWireBytes = payloadBytes + wire::kDataOverhead;
+    }
+
+    void
+    OnNack(const AckSample&) override
+    {
+        Shrink();
+    }
+
+    void
+    OnTimeout() override
+    {
+        Shrink();
+    }
+
+    static constexpr uint64_t kRateBps = 40'000'000'000;
+    static uint64_t sends;
+    static uint64_t overWindow;
+    static uint64_t tooSoon;
+    static uint64_t losses;
+
+  private:
+    void
+    Shrink()
+    {
+        ++losses;
+        ApplyWindow(2 * m_qp->GetMtuBytes());
+    }
+
+    Time lastSend;
+    uint32_t lastWireBytes{0};
+};
+
+uint64_t WindowProbeCc::sends = 0;
+uint64_t WindowProbeCc::overWindow = 0;
+uint64_t WindowProbeCc::tooSoon = 0;
+uint64_t WindowProbeCc::losses = 0;
+
+NS_OBJECT_ENSURE_REGISTERED(WindowProbeCc);
 
 TEST(ReceiveBitmapTest, HoldsWhatOvertakesAndCompletesMessagesInOrder)
 {
@@ -72,28 +165,76 @@ TEST(SackScoreboardTest, ResendsOnlyTheGapsOnceTheyAreLost)
     ASSERT_TRUE(s.NextResend(seq, end));
     EXPECT_EQ(seq, 1000u);
     EXPECT_EQ(end, 2000u);
-    s.Resent(2000);
+    s.Resent(1000, 2000);
     EXPECT_FALSE(s.NextResend(seq, end)); // 4000..4999 may still be late
     s.Sack(6000, 9000);
     EXPECT_TRUE(s.DetectLoss());
     ASSERT_TRUE(s.NextResend(seq, end));
     EXPECT_EQ(seq, 4000u);
     EXPECT_EQ(end, 5000u);
-    s.Resent(5000);
+    s.Resent(4000, 5000);
     EXPECT_FALSE(s.NextResend(seq, end));
     // A timeout resends every gap again, never what was reported.
     s.LoseAll(10000);
     ASSERT_TRUE(s.NextResend(seq, end));
     EXPECT_EQ(seq, 1000u);
     EXPECT_EQ(end, 2000u);
-    s.Resent(2000);
+    s.Resent(1000, 2000);
     ASSERT_TRUE(s.NextResend(seq, end));
     EXPECT_EQ(seq, 4000u);
     EXPECT_EQ(end, 5000u);
-    s.Resent(5000);
+    s.Resent(4000, 5000);
     ASSERT_TRUE(s.NextResend(seq, end));
     EXPECT_EQ(seq, 9000u);
     EXPECT_EQ(end, 10000u);
+    s.Acknowledge(10000);
+    EXPECT_FALSE(s.NextResend(seq, end));
+    EXPECT_EQ(s.GetSackedBytes(), 0u);
+}
+
+TEST(SackScoreboardTest, ResendsANamedLossAtOnceAndOnlyOnce)
+{
+    SackScoreboard s;
+    s.SetReorderBytes(2000);
+    // Sent 0..9999 in packets of 1000; 3000..3999 was trimmed, the rest arrives.
+    s.Sack(0, 3000);
+    s.Acknowledge(3000);
+    EXPECT_TRUE(s.MarkLost(3000, 4000)); // no data past it reported yet: lost at once
+    EXPECT_EQ(s.GetLostPendingBytes(), 1000u);
+    uint64_t seq = 0;
+    uint64_t end = 0;
+    ASSERT_TRUE(s.NextResend(seq, end));
+    EXPECT_EQ(seq, 3000u);
+    EXPECT_EQ(end, 4000u);
+    s.Resent(3000, 4000);
+    EXPECT_FALSE(s.NextResend(seq, end));
+    EXPECT_EQ(s.GetLostPendingBytes(), 0u);
+    EXPECT_TRUE(s.MarkLost(3000, 4000)); // the resend was trimmed too: once more
+    ASSERT_TRUE(s.NextResend(seq, end));
+    EXPECT_EQ(seq, 3000u);
+    s.Resent(3000, 4000);
+    EXPECT_FALSE(s.NextResend(seq, end));
+    // The data after it overtakes the resend: the gap detector must not send it again.
+    s.Sack(4000, 9000);
+    s.DetectLoss();
+    EXPECT_FALSE(s.NextResend(seq, end));
+    EXPECT_EQ(s.GetLostPendingBytes(), 0u);
+    EXPECT_TRUE(s.Covers(4000, 9000));
+    EXPECT_FALSE(s.Covers(3000, 9000)); // the resend is not acknowledged yet
+    // A named loss below a detected gap goes first, and bytes held are never named.
+    s.Sack(9500, 10000);
+    EXPECT_TRUE(s.MarkLost(9000, 10000));
+    ASSERT_TRUE(s.NextResend(seq, end));
+    EXPECT_EQ(seq, 9000u);
+    EXPECT_EQ(end, 9500u);
+    s.Resent(9000, 9500);
+    EXPECT_FALSE(s.NextResend(seq, end));
+    // A timeout resends what is unacknowledged and not held, resent or not.
+    s.LoseAll(10000);
+    EXPECT_EQ(s.GetLostPendingBytes(), 1500u); // 3000..3999 and 9000..9499
+    ASSERT_TRUE(s.NextResend(seq, end));
+    EXPECT_EQ(seq, 3000u);
+    EXPECT_EQ(end, 4000u);
     s.Acknowledge(10000);
     EXPECT_FALSE(s.NextResend(seq, end));
     EXPECT_EQ(s.GetSackedBytes(), 0u);
@@ -172,3 +313,37 @@ TEST_F(SelectiveRepeatTest, DeliversEveryByteOnceUnderReorderingAndLoss)
 }
 
 } // namespace
+
+TEST_F(SelectiveRepeatTest, ResendsKeepToTheWindowAndThePacingRate)
+{
+    // 1 MiB over a switch, 1 % of frames lost each way: resends take their turn in the
+    // window (shrunk to 2 packets at the first loss) and at the pacing rate, as new
+    // data does.
+    WindowProbeCc::sends = 0;
+    WindowProbeCc::overWindow = 0;
+    WindowProbeCc::tooSoon = 0;
+    WindowProbeCc::losses = 0;
+    Config::SetDefault("ns3::RdmaNic::Transport", StringValue("SelectiveRepeat"));
+    Config::SetDefault("ns3::RdmaNic::RetransmitTimeout", TimeValue(MicroSeconds(50)));
+    Config::SetDefault("ns3::RdmaNic::CongestionControl", TypeIdValue(WindowProbeCc::GetTypeId()));
+    const uint32_t mtu = 4096;
+    RoceNetwork net;
+    HandFabric hand;
+    const uint32_t sw = hand.AddSwitch();
+    const uint32_t a = hand.AddHost();
+    const uint32_t b = hand.AddHost();
+    hand.AddLink(a, sw, 100'000'000'000, MicroSeconds(1), 0.01);
+    hand.AddLink(b, sw, 100'000'000'000, MicroSeconds(1), 0.01);
+    hand.Install(net, mtu);
+    Ptr<RdmaQueuePair> qp = net.Connect(a, b, 3);
+    net.GetNic(a)->PostSend(qp, 1 << 20, 7);
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    EXPECT_TRUE(qp->IsIdle());
+    EXPECT_EQ(net.GetNic(b)->GetCounters().deliveredBytes, 1u << 20);
+    EXPECT_GT(net.GetNic(a)->GetCounters().retransmittedBytes, 0u);
+    EXPECT_GT(WindowProbeCc::losses, 0u);
+    EXPECT_GT(WindowProbeCc::sends, (1u << 20) / mtu);
+    EXPECT_EQ(WindowProbeCc::overWindow, 0u);
+    EXPECT_EQ(WindowProbeCc::tooSoon, 0u);
+}

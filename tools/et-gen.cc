@@ -129,6 +129,11 @@ AddTransformerOptions(ExampleCli& cli)
             "offload what does not fit in --hbm to remote memory (MEM_LOAD/MEM_STORE nodes; "
             "replay with --remote-memory)",
             "0");
+    cli.Add("offload-overlap",
+            "how offloaded activations move: serial (one store per micro-batch, its backward "
+            "waits for the load) or prefetch (per layer, loaded during the backward of the "
+            "layer above)",
+            "serial");
     AddDeviceOptions(cli);
 }
 
@@ -166,6 +171,7 @@ TransformerConfigFrom(const ExampleCli& cli)
         }
     }
     config.memoryExpansion = cli.GetBool("memory-expansion");
+    config.offloadOverlap = ParseOffloadOverlap(cli.Get("offload-overlap"));
     config.device = DeviceFrom(cli);
     config.Validate();
     return config;
@@ -210,10 +216,13 @@ ReportFootprint(const TransformerConfig& config)
     }
     if (!plan.fits && plan.feasible)
     {
-        std::printf("  offloaded: optimizer state %s, activations %s per micro-batch; "
-                    "resident %s\n",
+        std::printf("  offloaded: optimizer state %s (loaded before the step, stored after "
+                    "it), activations %s per micro-batch (%s); resident %s\n",
                     FormatGigabytes(plan.optimizerOffloadBytes).c_str(),
                     FormatGigabytes(plan.activationOffloadPerMicroBatch).c_str(),
+                    config.offloadOverlap == OffloadOverlap::PREFETCH
+                        ? "per layer, prefetched during the backward of the layer above"
+                        : "serial: each backward waits for its load",
                     FormatGigabytes(plan.residentBytes).c_str());
     }
     nlohmann::json j = {{"stage", f.stage},
@@ -231,6 +240,7 @@ ReportFootprint(const TransformerConfig& config)
                         {"fits", plan.fits},
                         {"feasible", plan.feasible},
                         {"memory_expansion", config.memoryExpansion},
+                        {"offload_overlap", ToString(config.offloadOverlap)},
                         {"resident_bytes", plan.residentBytes}};
     j["offloaded"] = {{"optimizer_bytes", plan.optimizerOffloadBytes},
                       {"activation_bytes_per_micro_batch", plan.activationOffloadPerMicroBatch}};

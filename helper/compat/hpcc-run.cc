@@ -3,8 +3,10 @@
  */
 #include "hpcc-run.h"
 
+#include "ns3/cc-registry.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-alpha-mapping.h"
+#include "ns3/failure-options.h"
 #include "ns3/hpcc-input-path.h"
 #include "ns3/hpcc-network.h"
 #include "ns3/hpcc-output-format.h"
@@ -282,12 +284,22 @@ RunHpcc(const HpccRunOptions& o)
     }
     RoceNetwork net;
     BuildHpccNetwork(fabric, config, net);
+    r.paths = CollectPathSettings(net);
+    const std::vector<FailureSpec> failures = ParseFailureOptions(o.failures, net.GetFabric());
+    const Ptr<FailureSchedule> failureSchedule = InstallFailures(net, failures);
+    r.failureHeader = DescribeFailures(net, failureSchedule, failures);
 
     // Per-pair timing
     const HpccRoutes routes(fabric);
     const PairModel model = PairModelOf(o.fidelity, config.packetPayloadSize);
     const RoceNetwork* installed = o.fidelity == HpccFidelity::Peer ? nullptr : &net;
     std::tie(r.maxRtt, r.maxBdp) = Largest(fabric, routes, model.bytesPerLink, installed);
+    if (r.cc.scheme == "hpcc-pint")
+    {
+        // The simulator's switches average utilisation over the largest base RTT.
+        SetCcParameter(
+            "hpcc-pint", "UtilizationPeriod", std::to_string(r.maxRtt.GetPicoSeconds()) + "ps");
+    }
     r.setups = SetupFlows(r.flows,
                           flowFile.path,
                           routes,
@@ -366,6 +378,10 @@ RunHpcc(const HpccRunOptions& o)
     r.pfcPauses = pfc.GetPauses();
     r.qlenSamples = qlen->GetSamples();
     r.outcomes = driver->GetOutcomes();
+    if (failureSchedule)
+    {
+        r.failures = failureSchedule->GetOutcomes();
+    }
     const NetworkStats stats = CollectNetworkStats(net, nullptr);
     r.drops = stats.drops;
     r.ecnMarks = stats.ecnMarks;

@@ -4,12 +4,14 @@
 #ifndef MLFABRIC_HPCC_RUN_H
 #define MLFABRIC_HPCC_RUN_H
 
+#include "ns3/failure-schedule.h"
 #include "ns3/hpcc-cc-mode.h"
 #include "ns3/hpcc-fidelity.h"
 #include "ns3/hpcc-flow-driver.h"
 #include "ns3/hpcc-slowdown.h"
 #include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
+#include "ns3/path-settings.h"
 
 #include <atomic>
 #include <cstdint>
@@ -40,6 +42,7 @@ struct HpccRunOptions
     /** ns-3 attribute defaults ("ns3::Type::Attribute", value) set after the
      *  configuration's, so that they win */
     std::vector<std::pair<std::string, std::string>> attributes;
+    std::vector<std::string> failures; //!< --fail values (ParseFailureOptions)
 };
 
 /**
@@ -81,6 +84,9 @@ struct HpccRunResult
     double setupSeconds{0};                        //!< wall time to read inputs and build
     double wallSeconds{0};                         //!< wall time of the simulation
     InvariantReport invariants; //!< with an invariant period: what the checks found
+    PathSettings paths;         //!< load balancing and transport as installed
+    std::string failureHeader;  //!< DescribeFailures; empty without failures
+    std::vector<FailureSchedule::Outcome> failures; //!< one per --fail value
 };
 
 /**
@@ -90,7 +96,7 @@ struct HpccRunResult
  *
  * Reads and checks the inputs (model/compat), maps CC_MODE to a scheme and applies the
  * configuration's parameters (then the options' attributes), builds the network
- * (BuildHpccNetwork), starts every flow
+ * (BuildHpccNetwork), schedules the options' failures (InstallFailures), starts every flow
  * at its time (HpccFlowDriver) and runs until every flow has completed and the
  * queue-length window has closed, or SIMULATOR_STOP_TIME. Warnings (unknown keys,
  * settings not modelled, a CC_MODE that names no scheme) go to the log as

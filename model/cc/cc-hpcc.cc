@@ -122,23 +122,10 @@ CcHpcc::GetIncreaseStage() const
 void
 CcHpcc::OnAck(const AckSample& ack)
 {
-    if (m_qp == nullptr || ack.nHops == 0 || ack.hops == nullptr)
+    if (m_qp == nullptr || !MeasureUtilization(ack))
     {
         return;
     }
-    const uint32_t n = std::min(ack.nHops, kMaxIntHops);
-    if (n != m_nHops)
-    {
-        // First INT, or the path changed: the records are a reference, not a sample.
-        std::copy(ack.hops, ack.hops + n, m_hops.begin());
-        if (m_nHops == 0)
-        {
-            m_lastUpdateSeq = m_qp->GetSndNxt();
-        }
-        m_nHops = n;
-        return;
-    }
-    MeasureInflight(ack.hops, n);
     if (ack.ackedSeq > m_lastUpdateSeq)
     {
         SetWindow(ComputeWindow(true));
@@ -148,6 +135,47 @@ CcHpcc::OnAck(const AckSample& ack)
     {
         SetWindow(ComputeWindow(false));
     }
+}
+
+bool
+CcHpcc::MeasureUtilization(const AckSample& ack)
+{
+    if (ack.nHops == 0 || ack.hops == nullptr)
+    {
+        return false;
+    }
+    const uint32_t n = std::min(ack.nHops, kMaxIntHops);
+    if (n != m_nHops)
+    {
+        // First INT, or the path changed: the records are a reference, not a sample.
+        std::copy(ack.hops, ack.hops + n, m_hops.begin());
+        if (m_nHops == 0)
+        {
+            StartFirstRtt();
+        }
+        m_nHops = n;
+        return false;
+    }
+    MeasureInflight(ack.hops, n);
+    return true;
+}
+
+void
+CcHpcc::SetUtilization(double u)
+{
+    m_u = u;
+}
+
+void
+CcHpcc::StartFirstRtt()
+{
+    m_lastUpdateSeq = m_qp->GetSndNxt();
+}
+
+bool
+CcHpcc::IsFirstRttPending() const
+{
+    return m_lastUpdateSeq == 0;
 }
 
 void

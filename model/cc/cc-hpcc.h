@@ -56,6 +56,30 @@ class CcHpcc : public RdmaCongestionOps
     /** \return additive steps since the last multiplicative one */
     uint32_t GetIncreaseStage() const;
 
+  protected:
+    /**
+     * Take the utilisation an ACK reports into U. HPCC measures every hop from the
+     * echoed INT records against the previous ACK's; a variant with other telemetry
+     * overrides this and keeps the window law.
+     * \param ack the ACK or NACK
+     * \return true if U was updated and the window should follow
+     */
+    virtual bool MeasureUtilization(const AckSample& ack);
+
+    /**
+     * Set U directly (telemetry that reports it whole).
+     * \param u the normalised inflight estimate
+     */
+    void SetUtilization(double u);
+
+    /**
+     * Mark the start of the first RTT: the reference moves when an ACK passes snd_nxt.
+     */
+    void StartFirstRtt();
+
+    /** \return true before the first RTT has been marked */
+    bool IsFirstRttPending() const;
+
   private:
     /**
      * Update U from the INT records of an ACK and keep them as the next reference.

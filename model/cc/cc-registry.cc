@@ -33,6 +33,7 @@ Schemes()
         {"dcqcn-hpccns3", "ns3::CcDcqcnHpccNs3"},
         {"dcqcn-window", "ns3::CcDcqcnWindow"},
         {"hpcc", "ns3::CcHpcc"},
+        {"hpcc-pint", "ns3::CcHpccPint"},
         {"timely", "ns3::CcTimely"},
         {"dctcp", "ns3::CcDctcp"},
         {"swift", "ns3::CcSwift"},

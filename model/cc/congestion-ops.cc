@@ -107,6 +107,12 @@ RdmaCongestionOps::NeedsInt() const
     return false;
 }
 
+PintSettings
+RdmaCongestionOps::GetPintSettings() const
+{
+    return {};
+}
+
 bool
 RdmaCongestionOps::NeedsCnp() const
 {

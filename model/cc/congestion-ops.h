@@ -27,6 +27,19 @@ struct AckSample
     Time rtt;                    //!< now minus the echoed transmit timestamp (zero if none)
     uint32_t nHops{0};           //!< INT hops valid in hops[]
     const IntHop* hops{nullptr}; //!< INT stack echoed by the receiver (HPCC)
+    bool hasPint{false};         //!< the ACK echoes a PINT field (HPCC-PINT)
+    uint16_t pintPower{0};       //!< the echoed PINT code: the path's largest utilisation
+};
+
+/**
+ * \ingroup mlfabric-cc
+ * What data packets ask of switches for HPCC-PINT: the code's log base and the period
+ * of the switches' utilisation EWMA. A log base of 0 asks for no PINT.
+ */
+struct PintSettings
+{
+    double logBase{0}; //!< the code's log base b (> 1), or 0
+    Time period;       //!< T of the switches' utilisation EWMA
 };
 
 /**
@@ -112,6 +125,9 @@ class RdmaCongestionOps : public Object
 
     /** \return true if data packets must carry INT (switches stamp them) */
     virtual bool NeedsInt() const;
+
+    /** \return what data packets ask of switches for PINT; the default asks nothing */
+    virtual PintSettings GetPintSettings() const;
 
     /** \return true if the receiver must generate CNPs for ECN-marked data */
     virtual bool NeedsCnp() const;

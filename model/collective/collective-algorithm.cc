@@ -69,6 +69,10 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
     {
         spec.algorithm = CollectiveAlgorithm::InNetwork;
     }
+    else if (name == "pat")
+    {
+        spec.algorithm = CollectiveAlgorithm::Pat;
+    }
     else if (name.rfind("direct", 0) == 0)
     {
         spec.algorithm = CollectiveAlgorithm::Direct;
@@ -81,8 +85,8 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
     {
         throw InputError(where + ": unknown implementation \"" + text +
                          "\" (expected ring, oneRing, direct, directN, oneDirect, oneDirectN, "
-                         "halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls or "
-                         "inNetwork)");
+                         "halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, "
+                         "inNetwork, pat or onePat)");
     }
     return spec;
 }
@@ -110,6 +114,9 @@ ToString(const AlgorithmSpec& spec)
         break;
     case CollectiveAlgorithm::InNetwork:
         name = "inNetwork";
+        break;
+    case CollectiveAlgorithm::Pat:
+        name = "pat";
         break;
     }
     if (spec.window > 0)

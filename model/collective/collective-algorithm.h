@@ -22,6 +22,7 @@ enum class CollectiveAlgorithm : uint8_t
     DoubleBinaryTree, //!< two in-order binary trees, alternating per chunk (all-reduce only)
     Nvls,             //!< reduction in the scale-up switch (NVLink SHARP; all-reduce only)
     InNetwork,        //!< reduction in a scale-out switch (SHARP, CollNet; all-reduce only)
+    Pat,              //!< NCCL's Parallel Aggregated Trees (all-gather and reduce-scatter only)
 };
 
 /**
@@ -56,8 +57,8 @@ struct AlgorithmSpec
 /**
  * \ingroup mlfabric-collective
  * Parse an implementation name: ring, oneRing, direct, directN, oneDirect, oneDirectN,
- * halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, inNetwork (N = window,
- * decimal).
+ * halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, inNetwork, pat, onePat
+ * (N = window, decimal).
  * \param text the name
  * \param where file, line and key, for the error message
  * \return the spec

@@ -9,6 +9,7 @@
 #include "ns3/collective-double-binary-tree.h"
 #include "ns3/collective-halving-doubling.h"
 #include "ns3/collective-in-switch.h"
+#include "ns3/collective-pat.h"
 #include "ns3/collective-ring.h"
 #include "ns3/collective-rooted-direct.h"
 #include "ns3/log.h"
@@ -45,6 +46,8 @@ CreatePhaseExecution(const PhaseContext& context)
     case CollectiveAlgorithm::Nvls:
     case CollectiveAlgorithm::InNetwork:
         return std::make_unique<InSwitchPhase>(context);
+    case CollectiveAlgorithm::Pat:
+        return std::make_unique<PatPhase>(context);
     case CollectiveAlgorithm::Ring:
         break;
     }

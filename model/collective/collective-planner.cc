@@ -24,6 +24,13 @@ namespace
  */
 constexpr uint64_t kMemberRingHandoffNs = 10;
 
+/**
+ * NCCL's PAT aggregates at most 8 blocks per message when a rank's share of a channel is
+ * as large as its chunk (PatAGAlgorithm, PatRSAlgorithm); up to 16 ranks that is all of
+ * them.
+ */
+constexpr uint32_t kPatAlwaysAggregatedRanks = 16;
+
 /** Chunks are numbered in 24 bits of a message tag (see CollectiveTag). */
 constexpr uint64_t kMaxChunks = (1ULL << 24) - 1;
 
@@ -251,6 +258,13 @@ CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
             throw InputError(what + ToString(op) + ", only ALL_REDUCE (needed by " + where + ")");
         }
         break;
+    case CollectiveAlgorithm::Pat:
+        if (op != CollectiveType::AllGather && op != CollectiveType::ReduceScatter)
+        {
+            throw InputError(what + ToString(op) +
+                             ", only ALL_GATHER and REDUCE_SCATTER (needed by " + where + ")");
+        }
+        break;
     default:
         break;
     }
@@ -280,6 +294,15 @@ CollectivePlanner::AddNativePhases(CollectivePlan& plan,
         phase.outputBytes = PhaseOutputBytes(op, remain, topology.GetSize(d));
         phase.queue = queue;
         CheckAlgorithm(phase.algorithm, op, topology.GetSize(d), where);
+        if (phase.algorithm.algorithm == CollectiveAlgorithm::Pat &&
+            topology.GetSize(d) > kPatAlwaysAggregatedRanks)
+        {
+            plan.notes.push_back("pat on " + std::to_string(topology.GetSize(d)) +
+                                 " ranks of dimension " + std::to_string(d) +
+                                 " runs log2 steps with every block aggregated, as NCCL does "
+                                 "for small shares; for large ones NCCL sends at most 8 "
+                                 "blocks per message in more steps");
+        }
         plan.phases.push_back(phase);
         remain = phase.outputBytes;
     };

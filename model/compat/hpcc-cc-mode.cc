@@ -140,10 +140,8 @@ MapHpccCcMode(uint32_t ccMode, HpccFidelity fidelity)
         c.peerName = "DCTCP";
         break;
     case 10:
-        c.scheme = "hpcc";
+        c.scheme = "hpcc-pint";
         c.peerName = "HPCC-PINT";
-        c.exact = false;
-        c.warning = "CC_MODE 10 (HPCC-PINT) is not modelled: running HPCC with full INT";
         break;
     default:
         c.scheme = "none";
@@ -160,7 +158,7 @@ MapHpccCcMode(uint32_t ccMode, HpccFidelity fidelity)
 bool
 HpccUsesPeerWindow(const HpccConfig& config, const std::string& scheme)
 {
-    return config.hasWin && scheme != "hpcc" && scheme != "dctcp";
+    return config.hasWin && scheme != "hpcc" && scheme != "hpcc-pint" && scheme != "dctcp";
 }
 
 void
@@ -199,6 +197,19 @@ ApplyHpccCcParameters(const HpccConfig& c, const HpccCcChoice& choice)
         p.Set("RATE_AI", "AiRate", Bps(c.rateAiBps));
         p.Set("FAST_REACT", "FastReact", Bool(c.fastReact));
         p.Set("MIN_RATE", "MinRate", Bps(c.minRateBps));
+    }
+    else if (choice.scheme == "hpcc-pint")
+    {
+        // HPCC's keys; the simulator's PINT reacts on every sampled ACK (FAST_REACT
+        // is not read).
+        p.Require("RATE_AI", "is an empty rate string");
+        p.Set("U_TARGET", "TargetUtilization", Real(c.uTarget));
+        p.Set("MI_THRESH", "MaxStage", std::to_string(c.miThresh));
+        p.Set("RATE_AI", "AiRate", Bps(c.rateAiBps));
+        p.Set("MIN_RATE", "MinRate", Bps(c.minRateBps));
+        p.Set("CC_MODE", "FastReact", "true");
+        p.Set("PINT_LOG_BASE", "LogBase", Real(c.pintLogBase));
+        p.Set("PINT_PROB", "SampleProbability", Real(c.pintProb));
     }
     else if (choice.scheme == "timely")
     {

@@ -32,8 +32,8 @@ struct HpccCcChoice
  *
  * 1 (DCQCN) gives dcqcn-hpccns3 in peer fidelity (the simulator's DCQCN: the signal is
  * an ACK flag, cuts are checked on a clock) and dcqcn in faithful fidelity (CNP packets);
- * 3 gives hpcc, 7 timely, 8 dctcp. 10 (HPCC-PINT) is not modelled and runs hpcc with full
- * INT, with a warning. Every other value matches no branch of the simulator, which then
+ * 3 gives hpcc, 7 timely, 8 dctcp, 10 hpcc-pint. Every other value matches no branch of
+ * the simulator, which then
  * runs without congestion control and says nothing; here it runs "none" too, with a
  * warning.
  * \param ccMode the value
@@ -62,7 +62,8 @@ bool HpccUsesPeerWindow(const HpccConfig& config, const std::string& scheme);
  * dcqcn-hpccns3: EWMA_GAIN, ALPHA_RESUME_INTERVAL, RATE_DECREASE_INTERVAL, RP_TIMER,
  * FAST_RECOVERY_TIMES, RATE_AI, RATE_HAI, MIN_RATE, CLAMP_TARGET_RATE. dcqcn: the same
  * but the decrease interval, which becomes the receiver's CNP interval (at most one cut
- * per interval). hpcc: U_TARGET, MI_THRESH, RATE_AI, FAST_REACT, MIN_RATE. timely:
+ * per interval). hpcc: U_TARGET, MI_THRESH, RATE_AI, FAST_REACT, MIN_RATE. hpcc-pint:
+ * the same but FAST_REACT (always on), and PINT_LOG_BASE, PINT_PROB. timely:
  * RATE_AI, RATE_HAI, MIN_RATE and the simulator's fixed constants. dctcp: EWMA_GAIN,
  * DCTCP_RATE_AI, MIN_RATE, and HAS_WIN as its rate window. A key the scheme needs but the file does
  * not give (its built-in value cannot run: RP_TIMER 0, EWMA_GAIN 0, no RATE_AI) and a value outside

@@ -6,6 +6,7 @@
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/input-error.h"
 #include "ns3/integer.h"
@@ -53,6 +54,11 @@ ApplyHpccFidelity(HpccFidelity fidelity, uint8_t dataPriority, Time stopTime)
         {"ns3::RdmaNic::RetransmitTimeout", Create<TimeValue>(stopTime + Seconds(1))},
         {"ns3::SharedBufferMmu::ReservedBytes", Create<UintegerValue>(4096)},
         {"ns3::SharedBufferMmu::ResumeOffsetBytes", Create<UintegerValue>(3072)},
+        // The peer admits at ingress only (its egress admission always passes).
+        {"ns3::SharedBufferMmu::LossyEgressAlpha", Create<DoubleValue>(0)},
+        // The peer's ports act on a pause at once; its headroom keeps the same 500 ns.
+        {"ns3::RocePort::PfcResponseTime", Create<TimeValue>(Time(0))},
+        {"ns3::SharedBufferMmu::HeadroomExtraTime", Create<TimeValue>(NanoSeconds(500))},
         // The peer's switches and NICs add no time: store-and-forward, no pipelines.
         {"ns3::SwitchPipeline::Latency", Create<TimeValue>(Time(0))},
         {"ns3::SwitchPipeline::Mode", Create<EnumValue>(SwitchPipeline::STORE_AND_FORWARD)},

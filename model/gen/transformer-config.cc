@@ -115,6 +115,26 @@ ToString(Recompute recompute)
     }
 }
 
+OffloadOverlap
+ParseOffloadOverlap(const std::string& text)
+{
+    if (text == "serial")
+    {
+        return OffloadOverlap::SERIAL;
+    }
+    if (text == "prefetch")
+    {
+        return OffloadOverlap::PREFETCH;
+    }
+    throw InputError("--offload-overlap: unknown overlap '" + text + "' (use serial or prefetch)");
+}
+
+std::string
+ToString(OffloadOverlap overlap)
+{
+    return overlap == OffloadOverlap::PREFETCH ? "prefetch" : "serial";
+}
+
 void
 TransformerConfig::Validate() const
 {
@@ -195,6 +215,11 @@ TransformerConfig::Validate() const
     {
         throw InputError("--memory-expansion: needs --hbm, the capacity that decides what is "
                          "offloaded");
+    }
+    if (offloadOverlap == OffloadOverlap::PREFETCH && !memoryExpansion)
+    {
+        throw InputError("--offload-overlap: prefetch needs --memory-expansion (without it "
+                         "nothing is offloaded)");
     }
     device.Validate();
 }

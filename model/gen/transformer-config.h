@@ -66,6 +66,32 @@ std::string ToString(Recompute recompute);
 
 /**
  * \ingroup mlfabric-gen
+ * When offloaded activations move between HBM and remote memory.
+ */
+enum class OffloadOverlap
+{
+    SERIAL,   //!< one store per micro-batch after its forward (off the stream), one load
+              //!< when its backward begins, which the backward waits for
+    PREFETCH, //!< per layer: a store after the layer's forward (off the stream) and a
+              //!< load issued when the backward of the layer above begins, so that it
+              //!< overlaps that layer's backward; each layer waits only for its own load
+};
+
+/**
+ * \ingroup mlfabric-gen
+ * \param text serial or prefetch
+ * \return the overlap
+ * \throws InputError naming --offload-overlap otherwise
+ */
+OffloadOverlap ParseOffloadOverlap(const std::string& text);
+/**
+ * \ingroup mlfabric-gen
+ * \param overlap an overlap \return serial or prefetch
+ */
+std::string ToString(OffloadOverlap overlap);
+
+/**
+ * \ingroup mlfabric-gen
  * A GPT-like decoder-only model and how its training is parallelized.
  */
 struct TransformerConfig
@@ -93,7 +119,8 @@ struct TransformerConfig
     Recompute recompute{Recompute::NONE};  //!< activation recomputation
     uint64_t hbmBytes{0};                  //!< device memory capacity; 0 = not checked
     bool memoryExpansion{false};           //!< offload what does not fit to remote memory
-    DeviceModel device;                    //!< compute timing
+    OffloadOverlap offloadOverlap{OffloadOverlap::SERIAL}; //!< how activation offload overlaps
+    DeviceModel device;                                    //!< compute timing
 
     /**
      * \throws InputError naming the parameter: tp × pp × dp different from npus, layers
@@ -101,7 +128,8 @@ struct TransformerConfig
      *         dividing heads, ffn or vocab, global batch not a multiple of micro-batch ×
      *         dp, sequence parallelism with seq not divisible by tp, ep without experts,
      *         experts not divisible by ep, top-k above experts, fsdp with experts,
-     *         memory expansion without an HBM capacity; and
+     *         memory expansion without an HBM capacity, prefetch without memory
+     *         expansion; and
      *         sizes beyond the bounds that keep FLOP counts in 64 bits (hidden 65536,
      *         ffn 262144, seq and micro-batch × seq 2^20, vocab 2^21, experts 4096,
      *         top-k 16, layers 65536)

@@ -265,6 +265,36 @@ class TransformerRank
         return 2 * (int64_t{m_iteration} * m_microBatches + microBatch) + (backward ? 1 : 0);
     }
 
+    /** \return whether activations are offloaded and moved layer by layer */
+    bool
+    Prefetching() const
+    {
+        return m_config.offloadOverlap == OffloadOverlap::PREFETCH &&
+               m_offload.activationOffloadPerMicroBatch > 0;
+    }
+
+    /** \param l a local layer \return its share of a micro-batch's offloaded bytes (the
+     * per-micro-batch share split evenly, the first layers taking the remainder) */
+    uint64_t
+    LayerOffloadBytes(uint32_t l) const
+    {
+        const uint64_t total = m_offload.activationOffloadPerMicroBatch;
+        return total / m_layers + (l < total % m_layers ? 1 : 0);
+    }
+
+    /** Issue the load of micro-batch m's local layer l when the next stream node may
+     * begin (it waits for what that node waits for: the stream, the previous load) and
+     * l's store is done. \return the load */
+    GenNodeRef
+    PrefetchLayer(uint32_t m, uint32_t l)
+    {
+        const std::string layer = "layer" + std::to_string(GlobalLayer(l));
+        std::vector<GenNodeRef> deps = {m_tail, m_layerStores.at({m, l})};
+        deps.insert(deps.end(), m_startDeps.begin(), m_startDeps.end());
+        return m_trace.AddMemory(
+            m_prefix + layer + ".act.offload.load", false, LayerOffloadBytes(l), deps);
+    }
+
     void
     Forward(uint32_t m)
     {
@@ -288,6 +318,12 @@ class TransformerRank
             const std::string layer = "layer" + std::to_string(GlobalLayer(l));
             FsdpGather(layer, LayerParams());
             LayerForward(layer, "fwd");
+            if (Prefetching())
+            {
+                // Off the stream: written back while the next layers run.
+                m_layerStores[{m, l}] = m_trace.AddMemory(
+                    m_prefix + layer + ".act.offload.store", true, LayerOffloadBytes(l), {m_tail});
+            }
         }
         if (m_lastStage)
         {
@@ -295,7 +331,7 @@ class TransformerRank
             TpGather("head.fwd");
             Compute("head.fwd", m_cost.head);
         }
-        if (m_offload.activationOffloadPerMicroBatch > 0)
+        if (m_offload.activationOffloadPerMicroBatch > 0 && !Prefetching())
         {
             // Off the stream: the copy overlaps the next passes.
             m_activationStores[m] = m_trace.AddMemory(m_prefix + "act.offload.store",
@@ -318,7 +354,14 @@ class TransformerRank
     {
         const bool reduce = lastMicroBatch && m_config.sharding != DpSharding::FSDP;
         const uint64_t p = m_config.precision;
-        if (m_offload.activationOffloadPerMicroBatch > 0)
+        GenNodeRef prefetched; // the load of the next layer down, issued a layer ahead
+        if (Prefetching())
+        {
+            // The top layer's load: issued when the backward begins, before the head's
+            // backward and the wait for the gradients.
+            prefetched = PrefetchLayer(m, m_layers - 1);
+        }
+        else if (m_offload.activationOffloadPerMicroBatch > 0)
         {
             // Loaded when the backward begins, not prefetched: the stream waits for it.
             m_startDeps.push_back(m_trace.AddMemory(m_prefix + "act.offload.load",
@@ -348,6 +391,13 @@ class TransformerRank
         for (uint32_t l = m_layers; l-- > 0;)
         {
             const std::string layer = "layer" + std::to_string(GlobalLayer(l));
+            if (Prefetching())
+            {
+                // This layer waits for its own activations only; the layer below's load
+                // starts with it and overlaps its backward, one load at a time.
+                m_startDeps.push_back(prefetched);
+                prefetched = l > 0 ? PrefetchLayer(m, l - 1) : GenNodeRef{};
+            }
             FsdpGather(layer, LayerParams());
             Recompute(layer);
             TpGather(layer + ".mlp.bwd");
@@ -467,7 +517,9 @@ class TransformerRank
     std::vector<uint64_t> m_fsdpReductions;          //!< FSDP reduce-scatters this iteration
     OffloadPlan m_offload;                           //!< what this stage keeps in remote memory
     std::map<uint32_t, uint64_t> m_activationStores; //!< micro-batch → its offload store
-    GenNodeRef m_optimizerStore;                     //!< the previous step's optimizer store
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_layerStores; //!< (micro-batch, layer)
+                                                                     //!< → its store
+    GenNodeRef m_optimizerStore; //!< the previous step's optimizer store
 };
 
 } // namespace
@@ -518,6 +570,10 @@ GenerateTransformer(const TransformerConfig& config)
     {
         workload.AddParameter("hbm", std::to_string(config.hbmBytes));
         workload.AddParameter("memory-expansion", config.memoryExpansion ? "1" : "0");
+    }
+    if (config.offloadOverlap != OffloadOverlap::SERIAL)
+    {
+        workload.AddParameter("offload-overlap", ToString(config.offloadOverlap));
     }
     workload.AddParameter("peak-tflops", config.device.peakTflops);
     workload.AddParameter("efficiency", config.device.efficiency);

@@ -42,9 +42,13 @@ struct FixedFields
     uint64_t imm;
     int64_t timestampPs;
     uint64_t sackSeq;
+    uint16_t pintPower;
+    uint16_t highFlags; // the flag bits above the first byte
+    float pintLogBase;
+    int64_t pintEwmaPs;
 };
 
-static_assert(sizeof(FixedFields) == 64, "FixedFields must have no padding");
+static_assert(sizeof(FixedFields) == 80, "FixedFields must have no padding");
 
 constexpr uint32_t kFixedBytes = sizeof(FixedFields);
 constexpr uint32_t kHopBytes = 4 * 8;
@@ -87,7 +91,7 @@ RoceHeader::Serialize(Buffer::Iterator i) const
 {
     const FixedFields f{type,
                         priority,
-                        flags,
+                        static_cast<uint8_t>(flags & 0xff),
                         nHops,
                         src,
                         dst,
@@ -99,7 +103,11 @@ RoceHeader::Serialize(Buffer::Iterator i) const
                         seq,
                         imm,
                         timestampPs,
-                        sackSeq};
+                        sackSeq,
+                        pintPower,
+                        static_cast<uint16_t>(flags >> 8),
+                        pintLogBase,
+                        pintEwmaPs};
     i.Write(reinterpret_cast<const uint8_t*>(&f), kFixedBytes);
     for (uint32_t h = 0; h < nHops; ++h)
     {
@@ -140,7 +148,7 @@ RoceHeader::Decode(const uint8_t* bytes)
     std::memcpy(&f, bytes, kFixedBytes);
     type = static_cast<Type>(f.type);
     priority = f.priority;
-    flags = f.flags;
+    flags = static_cast<uint16_t>(f.flags | (f.highFlags << 8));
     nHops = f.nHops;
     src = f.src;
     dst = f.dst;
@@ -153,6 +161,9 @@ RoceHeader::Decode(const uint8_t* bytes)
     imm = f.imm;
     timestampPs = f.timestampPs;
     sackSeq = f.sackSeq;
+    pintPower = f.pintPower;
+    pintLogBase = f.pintLogBase;
+    pintEwmaPs = f.pintEwmaPs;
     for (uint32_t h = 0; h < nHops; ++h)
     {
         uint64_t hop[4];
@@ -169,14 +180,16 @@ RoceHeader::GetWireBytes() const
 {
     if (wire::GetFormat() == wire::Format::HpccPeer)
     {
-        const uint32_t intBytes = Has(WANT_INT) ? wire::peer::kIntHeader : 0;
+        const uint32_t intBytes =
+            Has(WANT_INT) ? wire::peer::kIntHeader : (Has(WANT_PINT) ? wire::peer::kPintHeader : 0);
         if (type == DATA)
         {
             return wire::peer::kDataHeader + intBytes + payload;
         }
         return std::max(wire::peer::kMinControl, wire::peer::kDataHeader + intBytes);
     }
-    // INT travels in the UDP payload: a hop counter plus one record per hop.
+    // INT travels in the UDP payload: a hop counter plus one record per hop. PINT's code
+    // fits the 16-bit IPv4 Identification field, as its paper proposes: no extra bytes.
     const uint32_t intBytes = Has(WANT_INT) ? wire::kIntShim + nHops * wire::kIntHop : 0;
     uint32_t transport = 0;
     switch (type)

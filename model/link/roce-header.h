@@ -39,15 +39,18 @@ class RoceHeader : public Header
     };
 
     /** Bits of the flags field. */
-    enum Flag : uint8_t
+    enum Flag : uint16_t
     {
-        LAST = 1,      //!< last packet of a message
-        ECT = 2,       //!< ECN-capable transport
-        CE = 4,        //!< congestion experienced (set by a switch)
-        WANT_INT = 8,  //!< switches stamp INT hops
-        WANT_CNP = 16, //!< the receiver answers CE marks with CNPs
-        ECN_ECHO = 32, //!< (ACK) acknowledged data carried CE
-        TRIMMED = 64,  //!< (DATA) a switch cut the payload off: only the header arrives
+        LAST = 1,         //!< last packet of a message
+        ECT = 2,          //!< ECN-capable transport
+        CE = 4,           //!< congestion experienced (set by a switch)
+        WANT_INT = 8,     //!< switches stamp INT hops
+        WANT_CNP = 16,    //!< the receiver answers CE marks with CNPs
+        ECN_ECHO = 32,    //!< (ACK) acknowledged data carried CE
+        TRIMMED = 64,     //!< (DATA) a switch cut the payload off: only the header arrives;
+                          //!< (NACK) the packet sackSeq/sackBytes names was trimmed: lost
+        WANT_PINT = 128,  //!< switches fold their utilisation into pintPower (HPCC-PINT)
+        IN_NETWORK = 256, //!< a chunk, result or credit of an in-switch reduction
     };
 
     RoceHeader() = default;
@@ -112,9 +115,30 @@ class RoceHeader : public Header
      */
     bool PushHop(const IntHop& hop);
 
+    /**
+     * Echo in this reply what the data packet measured of its path: the INT stack (HPCC)
+     * and the PINT field (HPCC-PINT), each only if the packet asked for it.
+     * \param data the packet acknowledged
+     */
+    void
+    EchoTelemetry(const RoceHeader& data)
+    {
+        if (data.Has(WANT_INT))
+        {
+            Set(WANT_INT);
+            nHops = data.nHops;
+            hops = data.hops;
+        }
+        if (data.Has(WANT_PINT))
+        {
+            Set(WANT_PINT);
+            pintPower = data.pintPower;
+        }
+    }
+
     Type type{DATA};        //!< packet kind
     uint8_t priority{0};    //!< traffic class (0..7)
-    uint8_t flags{0};       //!< Flag bits
+    uint16_t flags{0};      //!< Flag bits
     uint8_t nHops{0};       //!< valid entries of hops
     uint32_t src{0};        //!< source node id
     uint32_t dst{0};        //!< destination node id
@@ -125,8 +149,13 @@ class RoceHeader : public Header
     uint64_t imm{0};        //!< DATA: message tag (immediate data)
     int64_t timestampPs{0}; //!< DATA: transmit time; ACK: the echoed transmit time
     uint32_t entropy{0};    //!< DATA: path entropy (UDP source port index); switches hash it
-    uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw
-    uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none
+    uint64_t sackSeq{0};    //!< NACK (selective repeat): first byte of the packet it saw;
+                            //!< DATA: first byte of its message (unordered delivery)
+    uint32_t sackBytes{0};  //!< NACK (selective repeat): that packet's payload; 0: none.
+                            //!< DATA with TRIMMED: the payload the switch cut off
+    uint16_t pintPower{0};  //!< HPCC-PINT: the largest encoded utilisation on the path
+    float pintLogBase{0};   //!< HPCC-PINT: the code's log base, configured fabric-wide
+    int64_t pintEwmaPs{0};  //!< HPCC-PINT: the switches' utilisation EWMA period T, ps
     std::array<IntHop, kMaxIntHops> hops; //!< INT stack
 
   private:

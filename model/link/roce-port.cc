@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
@@ -89,8 +90,26 @@ RocePort::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RocePort::m_watchdogTimeout),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcResponseTime",
+                          "Time from a pause frame's arrival to this port acting on it: frames "
+                          "that start before then still go (IEEE 802.1Qbb bounds the delay; "
+                          "the peer's PFC headroom budgets it). 0 acts at once, as the HPCC "
+                          "simulator does",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&RocePort::m_pfcResponse),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "PfcWatchdogAction",
+                "What the watchdog does with a stuck priority for PfcWatchdogRestore: "
+                "Drop (default, as SONiC's pfcwd) discards its queued and arriving "
+                "frames; Forward sends them, ignoring pauses",
+                EnumValue(RocePort::WATCHDOG_DROP),
+                MakeEnumAccessor(&RocePort::m_watchdogAction),
+                MakeEnumChecker(
+                    RocePort::WATCHDOG_DROP, "Drop", RocePort::WATCHDOG_FORWARD, "Forward"))
             .AddAttribute("PfcWatchdogRestore",
-                          "How long the watchdog ignores pause frames after breaking a storm",
+                          "How long the watchdog ignores pause frames (and with the Drop "
+                          "action, drops the priority's frames) after breaking a storm",
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&RocePort::m_watchdogRestore),
                           MakeTimeChecker(Time(0)))
@@ -540,7 +559,7 @@ RocePort::TryTransmit()
         frame.wireBytes = wire::PfcWireBytes();
         isPfc = true;
     }
-    else if (!m_owner || !m_owner->DequeueFrame(*this, frame))
+    else if (!m_owner || !DequeueUnlessFlushed(frame))
     {
         return;
     }
@@ -639,12 +658,55 @@ RocePort::Receive(RoceFrame&& frame, bool isPfc)
     }
 }
 
+bool
+RocePort::DequeueUnlessFlushed(RoceFrame& frame)
+{
+    while (m_owner->DequeueFrame(*this, frame))
+    {
+        if (m_flushing == 0 || !frame.header || ((m_flushing >> frame.priority) & 1u) == 0)
+        {
+            return true;
+        }
+        if (Simulator::Now() >= m_flushUntil[frame.priority])
+        {
+            m_flushing &= static_cast<uint8_t>(~(1u << frame.priority));
+            return true;
+        }
+        // The watchdog flushes this priority: the frame is dropped, never sent.
+        ++m_counters.watchdogDrops;
+        m_counters.watchdogDroppedPayload += frame.payload;
+        ++m_counters.lostFrames;
+        m_counters.lostPayload += frame.payload;
+        frame.ReturnCredits();
+        frame = RoceFrame();
+    }
+    return false;
+}
+
+Time
+RocePort::GetPfcResponseTime() const
+{
+    return m_pfcResponse;
+}
+
 void
 RocePort::ReceivePfc(Ptr<Packet> packet)
 {
     ++m_counters.pfcRx;
     PfcHeader pfc;
     packet->PeekHeader(pfc);
+    if (m_pfcResponse.IsStrictlyPositive())
+    {
+        // Frames already started, or starting within the response time, still go.
+        Simulator::Schedule(m_pfcResponse, &RocePort::ApplyPfc, this, pfc);
+        return;
+    }
+    ApplyPfc(pfc);
+}
+
+void
+RocePort::ApplyPfc(const PfcHeader& pfc)
+{
     bool resumed = false;
     for (uint8_t p = 0; p < kNumPriorities; ++p)
     {
@@ -708,6 +770,11 @@ RocePort::WatchdogFired(uint8_t priority)
     m_watchdogTrace(priority);
     m_pauseExpiry[priority].Cancel();
     m_ignoreUntil[priority] = Simulator::Now() + m_watchdogRestore;
+    if (m_watchdogAction == WATCHDOG_DROP)
+    {
+        m_flushUntil[priority] = m_ignoreUntil[priority];
+        m_flushing |= static_cast<uint8_t>(1u << priority);
+    }
     EndPause(priority);
     TryTransmit();
 }

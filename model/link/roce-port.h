@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
+#include "ns3/pint-telemetry.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-header.h"
 #include "ns3/traced-callback.h"
@@ -260,6 +261,16 @@ class RocePort : public NetDevice
      */
     uint32_t GetPhyOverheadBytes() const;
 
+    /** \return the time this port takes to act on a pause frame (PfcResponseTime) */
+    Time GetPfcResponseTime() const;
+
+    /** What the PFC watchdog does with a priority it finds stuck in a pause storm. */
+    enum WatchdogAction
+    {
+        WATCHDOG_DROP,    //!< drop its frames (queued and arriving) while it restores
+        WATCHDOG_FORWARD, //!< send its frames, ignoring pauses, while it restores
+    };
+
     /** \return the priorities paused by the peer, bit p for priority p */
     uint8_t
     GetPausedMask() const
@@ -308,14 +319,16 @@ class RocePort : public NetDevice
         uint64_t pfcResumeTx{0}; //!< resume frames sent (zero quanta)
         uint64_t pfcRx{0};       //!< PFC frames received
         std::array<Time, kNumPriorities> pausedTime{}; //!< total time each priority was paused
-        uint64_t txPayload{0};          //!< message payload sent (lost frames included)
-        uint64_t rxPayload{0};          //!< message payload received
-        uint64_t lostPayload{0};        //!< message payload lost on the wire
-        Time lastXon[kNumPriorities]{}; //!< when this port last sent a resume, per priority
-        uint64_t watchdogTriggers{0};   //!< pause storms broken by the PFC watchdog
-        uint64_t pfcIgnored{0};         //!< pause frames ignored while the watchdog restores
-        uint64_t creditUpdates{0};      //!< credit updates sent back to the peer
-        uint64_t creditStalls{0};       //!< times the wire went idle for lack of credits
+        uint64_t txPayload{0};              //!< message payload sent (lost frames included)
+        uint64_t rxPayload{0};              //!< message payload received
+        uint64_t lostPayload{0};            //!< message payload lost on the wire
+        Time lastXon[kNumPriorities]{};     //!< when this port last sent a resume, per priority
+        uint64_t watchdogTriggers{0};       //!< pause storms broken by the PFC watchdog
+        uint64_t pfcIgnored{0};             //!< pause frames ignored while the watchdog restores
+        uint64_t watchdogDrops{0};          //!< frames the watchdog dropped (also in lostFrames)
+        uint64_t watchdogDroppedPayload{0}; //!< their message payload (also in lostPayload)
+        uint64_t creditUpdates{0};          //!< credit updates sent back to the peer
+        uint64_t creditStalls{0};           //!< times the wire went idle for lack of credits
         std::array<Time, kNumPriorities> creditStallTime{}; //!< wire idle for lack of credits
         uint64_t failedFrames{0};  //!< frames lost because the link was down (in lostFrames)
         uint64_t failedPayload{0}; //!< their message payload (in lostPayload)
@@ -330,6 +343,13 @@ class RocePort : public NetDevice
 
     /** \return this port's counters (paused time includes a pause in progress) */
     Counters GetCounters() const;
+
+    /** \return the utilisation HPCC-PINT's stamped packets update at this egress */
+    PintUtilization&
+    GetPintUtilization()
+    {
+        return m_pintUtilization;
+    }
 
     // NetDevice. A port carries only its owner's RoCE and PFC frames: it has no MAC
     // address, no upper-layer protocols and no broadcast, so most of these are inert.
@@ -435,8 +455,16 @@ class RocePort : public NetDevice
     void SendPfc(uint8_t priority, uint16_t quanta);
     /** Re-send the pause for \p priority before the peer's timer expires. */
     void RefreshPause(uint8_t priority);
-    /** Handle a received PFC frame. */
+    /** Handle a received PFC frame: act on it after the response time. */
     void ReceivePfc(Ptr<Packet> packet);
+    /** Act on the pauses and resumes of a PFC frame. */
+    void ApplyPfc(const PfcHeader& pfc);
+    /**
+     * Take the owner's next frame, dropping those of priorities the watchdog flushes.
+     * \param frame the frame
+     * \return false when the owner has nothing to send
+     */
+    bool DequeueUnlessFlushed(RoceFrame& frame);
     /** The pause of \p priority has expired. */
     void PauseExpired(uint8_t priority);
     /** Close the paused interval of \p priority. */
@@ -473,6 +501,8 @@ class RocePort : public NetDevice
     bool m_pauseExpires{true};
     Time m_watchdogTimeout;
     Time m_watchdogRestore;
+    WatchdogAction m_watchdogAction{WATCHDOG_DROP};
+    Time m_pfcResponse;
 
     Time m_busyUntil;            //!< the frame on the wire is serialized by then
     bool m_txCompleteSet{false}; //!< a TransmitComplete event is pending
@@ -485,6 +515,8 @@ class RocePort : public NetDevice
     std::array<EventId, kNumPriorities> m_refresh;     //!< next pause refresh
     std::array<EventId, kNumPriorities> m_watchdog;    //!< storm check of a pause
     std::array<Time, kNumPriorities> m_ignoreUntil{};  //!< watchdog restoration end
+    std::array<Time, kNumPriorities> m_flushUntil{};   //!< watchdog drop action's end
+    uint8_t m_flushing{0}; //!< bit p: priority p may be in a watchdog flush
 
     bool m_creditFc{false};                           //!< credit flow control on
     uint64_t m_creditBytes{0};                        //!< credits per VC at start
@@ -506,6 +538,8 @@ class RocePort : public NetDevice
     std::array<EventId, kNumPriorities> m_creditFlush;       //!< interval timer per VC
 
     Counters m_counters;
+
+    PintUtilization m_pintUtilization; //!< HPCC-PINT's estimate at this egress
 
     TracedCallback<Ptr<const Packet>> m_txTrace;      //!< a frame started on the wire
     TracedCallback<Ptr<const Packet>> m_lossTrace;    //!< a frame was lost on the wire

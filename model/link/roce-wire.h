@@ -114,6 +114,7 @@ namespace peer
 {
 constexpr uint32_t kDataHeader = 14 + 20 + 8 + 6; //!< PPP (as 14), IPv4, UDP, SeqTs
 constexpr uint32_t kIntHeader = 42;               //!< five 8-byte hops and a hop count
+constexpr uint32_t kPintHeader = 2;               //!< HPCC-PINT's field (always 2 B there)
 constexpr uint32_t kMinControl = 60;              //!< ACK, NACK and PFC padding
 } // namespace peer
 

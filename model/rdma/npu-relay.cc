@@ -168,7 +168,8 @@ NpuRelay::Configure(uint32_t maxFrameBytes)
         // still arrive after a pause.
         const Ptr<RocePort> peer = m_ports[i]->GetPeer();
         const Time pipelines =
-            m_ports[i]->GetPipelineLatency() + (peer ? peer->GetTransmitLatency() : Time(0));
+            m_ports[i]->GetPipelineLatency() +
+            (peer ? peer->GetTransmitLatency() + peer->GetPfcResponseTime() : Time(0));
         // A credit link's peer sends only into the buffer its credits grant: carve it.
         const uint64_t credits =
             m_ports[i]->HasCreditFlowControl() ? m_ports[i]->GetCreditBytes() : 0;
@@ -204,7 +205,7 @@ NpuRelay::Enqueue(uint32_t inPort, uint32_t outPort, RoceFrame&& frame)
     const RoceHeader& h = *frame.header;
     const uint8_t prio = h.priority;
     const uint32_t bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
-    if (m_mmu->Admit(inPort, prio, bufferBytes) == SharedBufferMmu::DROP)
+    if (m_mmu->Admit(inPort, outPort, prio, bufferBytes) == SharedBufferMmu::DROP)
     {
         ++m_counters.drops;
         m_counters.droppedPayload += h.payload;
@@ -267,7 +268,7 @@ NpuRelay::Dequeue(RocePort& port, RoceFrame& frame)
     }
     const uint8_t prio = q.frame.priority;
     q.frame.ReturnCredits(); // the frame leaves this node's buffer
-    m_mmu->Release(q.inPort, prio, q.bufferBytes);
+    m_mmu->Release(q.inPort, out, prio, q.bufferBytes);
     m_upstream->Freed(q.inPort, prio, q.bufferBytes);
     if (m_held[q.inPort][prio] && m_mmu->ShouldResume(q.inPort, prio))
     {

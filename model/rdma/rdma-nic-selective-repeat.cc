@@ -28,12 +28,7 @@ RdmaNic::SendSelectiveReply(RdmaRxQueuePair& rx, const RoceHeader& h, bool ce, b
     {
         reply.Set(RoceHeader::ECN_ECHO);
     }
-    if (h.Has(RoceHeader::WANT_INT))
-    {
-        reply.Set(RoceHeader::WANT_INT);
-        reply.nHops = h.nHops;
-        reply.hops = h.hops;
-    }
+    reply.EchoTelemetry(h);
     rx.unackedPackets = 0;
     rx.ecnSinceAck = false;
     ++(nack ? m_counters.nacksTx : m_counters.acksTx);
@@ -83,14 +78,38 @@ RdmaNic::ReceiveDataSelective(const RoceHeader& h, RdmaRxQueuePair& rx, bool ce)
     }
 }
 
+void
+RdmaNic::ReceiveTrimmedSelective(RdmaRxQueuePair& rx, const RoceHeader& h)
+{
+    if (h.seq + h.sackBytes <= rx.expected)
+    {
+        return; // a copy of bytes already delivered
+    }
+    // Each trimmed packet is named on its own (UEC's NACK code TRIMMED): the sender
+    // resends exactly it, at once, and no other.
+    RoceHeader nack = MakeReply(RoceHeader::NACK, h);
+    nack.seq = rx.expected;
+    nack.timestampPs = h.timestampPs;
+    nack.Set(RoceHeader::TRIMMED);
+    nack.sackSeq = h.seq;
+    nack.sackBytes = h.sackBytes;
+    ++m_counters.nacksTx;
+    SendControl(nack, h.srcQp);
+}
+
 bool
 RdmaNic::ReceiveSelectiveNack(RdmaQueuePair& qp, const RoceHeader& h)
 {
-    if (h.sackBytes > 0)
+    bool lost = false;
+    if (h.Has(RoceHeader::TRIMMED))
+    {
+        lost = qp.m_sack.MarkLost(h.sackSeq, h.sackSeq + h.sackBytes);
+    }
+    else if (h.sackBytes > 0)
     {
         qp.m_sack.Sack(h.sackSeq, h.sackSeq + h.sackBytes);
     }
-    const bool lost = qp.m_sack.DetectLoss();
+    lost = qp.m_sack.DetectLoss() || lost;
     bool newEpisode = false;
     if (lost && qp.m_sndUna >= qp.m_recoveryEnd)
     {

@@ -9,9 +9,11 @@
 #include "ns3/enum.h"
 #include "ns3/flow-hash.h"
 #include "ns3/ib-ack-timeout.h"
+#include "ns3/in-network-flag.h"
 #include "ns3/input-error.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/reduction-member.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -176,15 +178,21 @@ RdmaNic::GetTypeId()
                           TypeIdValue(CcNone::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
                           MakeTypeIdChecker())
-            .AddAttribute(
-                "Transport",
-                "Loss recovery: GoBackN (default; data past a gap is dropped and "
-                "resent) or SelectiveRepeat (IRN: a bounded receive bitmap keeps "
-                "it, selective NACKs name what is missing)",
-                EnumValue(RdmaNic::GO_BACK_N),
-                MakeEnumAccessor(&RdmaNic::m_transport),
-                MakeEnumChecker(
-                    RdmaNic::GO_BACK_N, "GoBackN", RdmaNic::SELECTIVE_REPEAT, "SelectiveRepeat"))
+            .AddAttribute("Transport",
+                          "Loss recovery: GoBackN (default; data past a gap is dropped and "
+                          "resent), SelectiveRepeat (IRN: a bounded receive bitmap keeps "
+                          "it, selective NACKs name what is missing, messages complete in "
+                          "order) or Unordered (UEC's RUD: every packet is placed on arrival "
+                          "and acknowledged selectively, a message completes once all its "
+                          "bytes are in, in whatever order)",
+                          EnumValue(RdmaNic::GO_BACK_N),
+                          MakeEnumAccessor(&RdmaNic::m_transport),
+                          MakeEnumChecker(RdmaNic::GO_BACK_N,
+                                          "GoBackN",
+                                          RdmaNic::SELECTIVE_REPEAT,
+                                          "SelectiveRepeat",
+                                          RdmaNic::UNORDERED,
+                                          "Unordered"))
             .AddAttribute("BitmapPackets",
                           "Selective repeat: packets past the next in-order byte the receive "
                           "bitmap holds (MTU-sized); the sender keeps no more in flight",
@@ -368,6 +376,15 @@ RdmaNic::GetPayloadHeld() const
     {
         held += ps.rxBacklogPayload;
     }
+    if (m_transport == SELECTIVE_REPEAT)
+    {
+        // Kept past a gap and not yet delivered in order (unordered delivery counts
+        // bytes delivered as they are placed).
+        for (const auto& rx : m_rxQps)
+        {
+            held += rx.bitmap.GetHeldBytes();
+        }
+    }
     return held;
 }
 
@@ -406,8 +423,11 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     qp->m_mtu = mtu > 0 ? mtu : m_mtu;
     qp->m_baseRtt = baseRtt;
     qp->m_hops = hops;
-    qp->m_selective = m_transport == SELECTIVE_REPEAT;
-    qp->m_bitmapBytes = static_cast<uint64_t>(m_bitmapPackets) * qp->m_mtu;
+    qp->m_selective = m_transport != GO_BACK_N;
+    qp->m_unordered = m_transport == UNORDERED;
+    // Unordered delivery places data on arrival: no reorder buffer bounds what is sent.
+    qp->m_bitmapBytes =
+        qp->m_unordered ? UINT64_MAX : static_cast<uint64_t>(m_bitmapPackets) * qp->m_mtu;
     qp->m_sack.SetReorderBytes(static_cast<uint64_t>(m_reorderPackets) * qp->m_mtu);
 
     RdmaRxQueuePair rx;
@@ -415,7 +435,9 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     rx.srcQpn = qp->m_qpn;
     rx.priority = priority;
     rx.ackInterval = linkReliable ? peer->m_scaleUpAckInterval : 0;
-    rx.bitmap.SetCapacity(static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
+    rx.bitmap.SetCapacity(peer->m_transport == UNORDERED
+                              ? UINT64_MAX
+                              : static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
     peer->m_rxQps.push_back(rx);
 
     ObjectFactory factory(congestionControl ? m_ccTypeId.GetName() : CcNone::GetTypeId().GetName());
@@ -484,6 +506,14 @@ RdmaNic::DequeueFrame(RocePort& port, RoceFrame& frame)
     if (m_relay->HasControlReady(port))
     {
         return m_relay->Dequeue(port, frame);
+    }
+    if (ReductionMember::InUse())
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        if (member && member->Dequeue(port, frame))
+        {
+            return true;
+        }
     }
     const bool transitReady = m_relay->HasDataReady(port);
     if (transitReady && ps.arbiter.Next() == RelayArbiter::TRANSIT && m_relay->Dequeue(port, frame))
@@ -575,6 +605,14 @@ RdmaNic::HasPending(const RocePort& port) const
     // Listed QPs may be paced or window-bound: DequeueFrame then arms the wake-up.
     const uint32_t index = port.GetOwnerIndex();
     const PortState& ps = m_ports[index];
+    if (ReductionMember::InUse())
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        if (member && member->HasReady(index))
+        {
+            return true;
+        }
+    }
     return !ps.control.empty() || !ps.qps.empty() || m_relay->HasQueued(index);
 }
 
@@ -644,6 +682,12 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     {
         h.Set(RoceHeader::WANT_INT);
     }
+    if (const PintSettings pint = qp.m_cc->GetPintSettings(); pint.logBase > 0)
+    {
+        h.Set(RoceHeader::WANT_PINT);
+        h.pintLogBase = static_cast<float>(pint.logBase);
+        h.pintEwmaPs = pint.period.GetPicoSeconds();
+    }
     if (qp.m_cc->NeedsCnp())
     {
         h.Set(RoceHeader::WANT_CNP);
@@ -657,6 +701,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     qp.m_nextEntropy = qp.m_nextEntropy + 1 < qp.m_entropies ? qp.m_nextEntropy + 1 : 0;
     h.payload = payload;
     h.imm = msg->tag;
+    h.sackSeq = msg->begin;
     h.timestampPs = Simulator::Now().GetPicoSeconds();
 
     frame.wireBytes = h.GetWireBytes();
@@ -679,7 +724,7 @@ RdmaNic::BuildDataFrame(RdmaQueuePair& qp)
     qp.m_sentHigh = std::max(qp.m_sentHigh, qp.m_sndNxt);
     if (resend)
     {
-        qp.m_sack.Resent(qp.m_sndNxt);
+        qp.m_sack.Resent(gapSeq, qp.m_sndNxt);
         qp.m_sndNxt = std::max(resume, qp.m_sndNxt);
     }
     qp.m_lastTxTime = Simulator::Now();
@@ -788,20 +833,10 @@ void
 RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
 {
     ++m_counters.trimmedRx;
-    if (m_transport == SELECTIVE_REPEAT)
+    if (m_transport != GO_BACK_N)
     {
-        // The NACK below names where the receiver's in-order point is, not the trimmed
-        // packet: a selective-repeat sender learns of that loss only at its timeout.
-        static bool warned = false;
-        if (!warned)
-        {
-            warned = true;
-            std::cerr
-                << "warning: node " << m_nodeId
-                << ": a trimmed packet under selective repeat is resent only at the "
-                   "sender's retransmission timeout (trim NACKs drive go-back-N recovery only)"
-                << std::endl;
-        }
+        ReceiveTrimmedSelective(rx, h);
+        return;
     }
     const Time now = Simulator::Now();
     if (h.seq < rx.expected)
@@ -826,6 +861,14 @@ RdmaNic::ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h)
 void
 RdmaNic::ReceiveData(const RoceHeader& h)
 {
+    if (IsInNetwork(h))
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        NS_ABORT_MSG_UNLESS(member, "node " << m_nodeId << ": a reduction result, no reduction");
+        m_counters.deliveredBytes += h.payload;
+        member->ReceiveResult(h);
+        return;
+    }
     NS_ABORT_MSG_IF(h.dstQp >= m_rxQps.size(),
                     "node " << m_nodeId << ": data for unknown QP " << h.dstQp);
     RdmaRxQueuePair& rx = m_rxQps[h.dstQp];
@@ -854,6 +897,11 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         ReceiveDataSelective(h, rx, ce);
         return;
     }
+    if (m_transport == UNORDERED)
+    {
+        ReceiveDataUnordered(h, rx, ce);
+        return;
+    }
     if (h.seq > rx.expected)
     {
         // A gap: discard (go-back-N) and ask for the missing bytes once per interval.
@@ -870,12 +918,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
             {
                 nack.Set(RoceHeader::ECN_ECHO);
             }
-            if (h.Has(RoceHeader::WANT_INT))
-            {
-                nack.Set(RoceHeader::WANT_INT);
-                nack.nHops = h.nHops;
-                nack.hops = h.hops;
-            }
+            nack.EchoTelemetry(h);
             ++m_counters.nacksTx;
             SendControl(nack, h.srcQp);
         }
@@ -927,13 +970,7 @@ RdmaNic::ReceiveData(const RoceHeader& h)
         {
             ack.Set(RoceHeader::ECN_ECHO);
         }
-        if (h.Has(RoceHeader::WANT_INT))
-        {
-            // HPCC: the ACK echoes the INT stack the data collected.
-            ack.Set(RoceHeader::WANT_INT);
-            ack.nHops = h.nHops;
-            ack.hops = h.hops;
-        }
+        ack.EchoTelemetry(h);
         rx.unackedPackets = 0;
         rx.ecnSinceAck = false;
         ++m_counters.acksTx;
@@ -1007,6 +1044,13 @@ RdmaNic::GetAckTurnaround() const
 void
 RdmaNic::ReceiveAck(const RoceHeader& h)
 {
+    if (IsInNetwork(h))
+    {
+        Ptr<ReductionMember> member = GetObject<ReductionMember>();
+        NS_ABORT_MSG_UNLESS(member, "node " << m_nodeId << ": a reduction grant, no reduction");
+        member->ReceiveGrant(h);
+        return;
+    }
     NS_ABORT_MSG_IF(h.dstQp >= m_qps.size(),
                     "node " << m_nodeId << ": ACK for unknown QP " << h.dstQp);
     Ptr<RdmaQueuePair> qp = m_qps[h.dstQp];
@@ -1019,16 +1063,34 @@ RdmaNic::ReceiveAck(const RoceHeader& h)
     }
     sample.nHops = h.nHops;
     sample.hops = h.hops.data();
+    sample.hasPint = h.Has(RoceHeader::WANT_PINT);
+    sample.pintPower = h.pintPower;
+    const uint64_t heldBefore = qp->m_sack.GetSackedBytes();
+    uint64_t advance = 0;
     if (h.seq > qp->m_sndUna)
     {
-        sample.newlyAcked = h.seq - qp->m_sndUna;
+        advance = h.seq - qp->m_sndUna;
         AdvanceUna(*qp, h.seq);
     }
-    if (h.type == RoceHeader::NACK && qp->m_selective)
+    bool newLoss = false;
+    if (qp->m_selective && (h.type == RoceHeader::NACK || h.sackBytes > 0))
+    {
+        newLoss = ReceiveSelectiveNack(*qp, h);
+        if (qp->m_unordered && !h.Has(RoceHeader::TRIMMED))
+        {
+            CompleteHeldMessages(*qp, h.sackSeq, h.sackSeq + h.sackBytes);
+        }
+    }
+    // Under selective repeat a byte counts as acknowledged once, when first reported
+    // held or when the cumulative point passes it, so that a report of a packet past a
+    // gap carries that packet's bytes and ECN mark to the congestion control.
+    sample.newlyAcked =
+        qp->m_selective ? advance + qp->m_sack.GetSackedBytes() - heldBefore : advance;
+    if (qp->m_selective && (h.type == RoceHeader::NACK || h.sackBytes > 0))
     {
         // Reordering is not loss: the congestion control hears a NACK only when the
         // scoreboard starts a loss episode; otherwise the report is an acknowledgement.
-        if (ReceiveSelectiveNack(*qp, h))
+        if (newLoss)
         {
             qp->m_cc->OnNack(sample);
         }
@@ -1068,6 +1130,11 @@ RdmaNic::AdvanceUna(RdmaQueuePair& qp, uint64_t seq)
     {
         const RdmaMessage msg = qp.m_messages.front();
         qp.m_messages.pop_front();
+        if (msg.acknowledged)
+        {
+            --qp.m_ackedAhead; // completed already, out of order
+            continue;
+        }
         m_messageSent(Ptr<RdmaQueuePair>(&qp), msg.id, msg.tag, msg.end - msg.begin, msg.posted);
     }
 }

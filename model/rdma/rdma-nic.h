@@ -36,15 +36,18 @@ namespace ns3
  * sequence gap and drops out-of-order data (go-back-N), or with Transport
  * SelectiveRepeat keeps it in a bounded bitmap and NACKs each packet that arrives past
  * a gap, naming the gap and the packet, so that the sender resends only what is
- * missing (IRN); the transport timer of
+ * missing (IRN), or with Transport Unordered (UEC's RUD) places every packet on arrival,
+ * acknowledges each with a selective ACK and completes each message once all its bytes
+ * are in, in whatever order; the transport timer of
  * InfiniBand (AckTimeout, RetryCount) recovers tail losses, and a queue pair that
  * exhausts its retries enters the error state and ends the run. A message completes on
- * the receiver when its last byte arrives in order, on the sender when its last byte is
- * acknowledged. Frames for other nodes go through the NIC's NpuRelay (bounded buffer,
- * backpressure upstream by PFC or link credits, ECN and INT at egress), so NPUs can be
- * transit hops of ring and torus fabrics; a port serves relayed control frames with its
- * own, then shares its data bytes between its queue pairs and relayed data by the
- * relay's weights (RelayArbiter).
+ * the receiver when its last byte arrives in order (unordered: when its last missing byte
+ * arrives), on the sender when its last byte is acknowledged (unordered: when every byte
+ * of it is acknowledged or reported held). Frames for other nodes go through the NIC's NpuRelay
+ * (bounded buffer, backpressure upstream by PFC or link credits, ECN and INT at egress), so NPUs
+ * can be transit hops of ring and torus fabrics; a port serves relayed control frames with its own,
+ * then shares its data bytes between its queue pairs and relayed data by the relay's weights
+ * (RelayArbiter).
  */
 class RdmaNic
     : public Object
@@ -169,6 +172,7 @@ class RdmaNic
     {
         GO_BACK_N,        //!< the receiver drops data past a gap; the sender resends from it
         SELECTIVE_REPEAT, //!< receive bitmap and selective NACK; only the gaps are resent
+        UNORDERED,        //!< RUD: packets placed on arrival, messages complete out of order
     };
     /** \return the transport of this NIC's queue pairs */
     Transport GetTransport() const;
@@ -184,7 +188,10 @@ class RdmaNic
      * \param maxFrameBytes largest frame the relay holds
      */
     void ConfigureRelay(uint32_t maxFrameBytes);
-    /** \return message payload held inside the NIC: forwarded or not yet processed */
+    /**
+     * \return message payload held inside the NIC: to forward, not yet processed, or
+     *         (selective repeat) kept past a gap until the bytes before it arrive
+     */
     uint64_t GetPayloadHeld() const;
     /**
      * \param rxQpn a receive context of this NIC (the peer QP's GetPeerQpn())
@@ -284,13 +291,27 @@ class RdmaNic
      * \param h the header
      */
     void ReceiveTrimmed(RdmaRxQueuePair& rx, const RoceHeader& h);
+    /**
+     * A trimmed header under selective repeat: a NACK naming exactly its bytes as lost.
+     * \param rx the receive context
+     * \param h the header
+     */
+    void ReceiveTrimmedSelective(RdmaRxQueuePair& rx, const RoceHeader& h);
     /** Handle an ACK or NACK for one of this NIC's QPs. */
     void ReceiveAck(const RoceHeader& h);
     /** Handle a data packet for this node under selective repeat. */
     void ReceiveDataSelective(const RoceHeader& h, RdmaRxQueuePair& rx, bool ce);
+    /** Handle a data packet for this node under unordered delivery. */
+    void ReceiveDataUnordered(const RoceHeader& h, RdmaRxQueuePair& rx, bool ce);
     /**
-     * Handle a selective NACK: record the packet it names, resend the gaps it shows
-     * lost. \return true if it found a new loss (the congestion control hears a NACK)
+     * Unordered delivery: complete the messages of \p qp that [begin, end) may have
+     * made whole (acknowledged or reported held), in whatever order.
+     */
+    void CompleteHeldMessages(RdmaQueuePair& qp, uint64_t begin, uint64_t end);
+    /**
+     * Handle a selective NACK: record the packet it names as held (or, for a trimmed
+     * packet, as lost), resend the gaps it shows lost. \return true if it found a new
+     * loss (the congestion control hears a NACK)
      */
     bool ReceiveSelectiveNack(RdmaQueuePair& qp, const RoceHeader& h);
     /**

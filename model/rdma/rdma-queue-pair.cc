@@ -123,7 +123,19 @@ RdmaQueuePair::GetMessagesPosted() const
 uint64_t
 RdmaQueuePair::GetMessagesAcknowledged() const
 {
-    return m_nextMessageId - m_messages.size();
+    return m_nextMessageId - m_messages.size() + m_ackedAhead;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesInFlight() const
+{
+    const uint64_t sent = m_sentHigh - m_sndUna;
+    if (!m_selective)
+    {
+        return m_sndNxt - m_sndUna;
+    }
+    const uint64_t away = m_sack.GetSackedBytes() + m_sack.GetLostPendingBytes();
+    return sent > away ? sent - away : 0;
 }
 
 bool
@@ -143,7 +155,10 @@ RdmaQueuePair::HasSendableData() const
     }
     if (HasResend())
     {
-        return true; // a lost gap lies inside what was already allowed in flight
+        // A resend takes its turn in the window as new data does. What counts is what is
+        // still in the network: sent, neither acknowledged nor reported held, and not
+        // taken for lost (else a window full of lost bytes would never resend them).
+        return m_windowBytes == 0 || GetBytesInFlight() < m_windowBytes;
     }
     if (m_sndNxt >= m_postedEnd)
     {

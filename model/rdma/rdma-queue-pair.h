@@ -23,11 +23,12 @@ class RdmaNic;
  */
 struct RdmaMessage
 {
-    uint64_t id{0};    //!< per-QP message number, from 0
-    uint64_t begin{0}; //!< first byte in the QP's sequence
-    uint64_t end{0};   //!< one past the last byte
-    uint64_t tag{0};   //!< user tag, delivered to the receiver as immediate data
-    Time posted;       //!< when it was posted
+    uint64_t id{0};           //!< per-QP message number, from 0
+    uint64_t begin{0};        //!< first byte in the QP's sequence
+    uint64_t end{0};          //!< one past the last byte
+    uint64_t tag{0};          //!< user tag, delivered to the receiver as immediate data
+    Time posted;              //!< when it was posted
+    bool acknowledged{false}; //!< unordered delivery: every byte acknowledged or held
 };
 
 /**
@@ -37,7 +38,9 @@ struct RdmaMessage
  * Messages queue in order and share one 64-bit byte sequence, so a NACK or a timeout
  * rewinds across message boundaries (go-back-N); under selective repeat it resends only
  * the gaps its scoreboard takes for lost, and keeps no more than the receiver's bitmap
- * in flight. Each QP has its own congestion
+ * in flight; under unordered delivery (RUD) the same, without the bitmap's bound, and a
+ * message completes once every byte of it is acknowledged or reported held. Each QP has
+ * its own congestion
  * control instance, pacing rate and optional window. Its data packets carry one of
  * Entropies values in turn (the UDP source ports a RoCE NIC varies), so that switches
  * that hash them may spread one QP over several paths.
@@ -83,6 +86,11 @@ class RdmaQueuePair
     uint64_t GetMessagesAcknowledged() const;
     /** \return how many entropy values its data packets take in turn */
     uint32_t GetEntropies() const;
+    /**
+     * \return bytes in the network, as the window counts them: sent, neither acknowledged
+     *         nor reported held, and (selective repeat, unordered) not taken for lost
+     */
+    uint64_t GetBytesInFlight() const;
 
     // CcQueuePairView
     uint64_t GetLineRateBps() const override;
@@ -146,7 +154,9 @@ class RdmaQueuePair
     uint64_t m_retransmittedBytes{0};
     uint64_t m_timeouts{0};
 
-    bool m_selective{false};   //!< selective repeat (else go-back-N)
+    bool m_selective{false};   //!< selective repeat or unordered (else go-back-N)
+    bool m_unordered{false};   //!< unordered delivery: messages complete out of order
+    uint64_t m_ackedAhead{0};  //!< unordered: messages acknowledged behind an earlier one
     uint64_t m_bitmapBytes{0}; //!< selective repeat: the receiver's bitmap reach
     uint64_t m_recoveryEnd{0}; //!< selective repeat: a loss episode lasts until here
     SackScoreboard m_sack;     //!< selective repeat: reported and lost bytes

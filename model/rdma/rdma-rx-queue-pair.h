@@ -6,6 +6,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/receive-bitmap.h"
+#include "ns3/unordered-messages.h"
 
 #include <cstdint>
 
@@ -31,7 +32,8 @@ struct RdmaRxQueuePair
     Time lastCnp{Time(-1)};         //!< when the last CNP was sent (DCQCN pacing)
     bool cnpSent{false};            //!< whether any CNP was sent
     uint64_t messagesReceived{0};   //!< messages whose last byte has arrived
-    ReceiveBitmap bitmap;           //!< selective repeat: bytes held past a gap
+    ReceiveBitmap bitmap;           //!< selective repeat, unordered: bytes past a gap
+    UnorderedMessages unordered;    //!< unordered delivery: messages being filled
 };
 
 } // namespace ns3

@@ -103,7 +103,7 @@ class NetworkBackend : public Object
         throw InputError("rank " + std::to_string(contribution.rank) +
                          ": in-network reduction (nvls, inNetwork) is not modelled by " +
                          GetInstanceTypeId().GetName() +
-                         "; the analytical backends model it");
+                         "; the analytical backends and the packet level model it");
     }
 
     /**

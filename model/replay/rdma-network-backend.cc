@@ -77,6 +77,7 @@ RdmaNetworkBackend::DoDispose()
 {
     m_qps.clear();
     m_pending.clear();
+    m_reductions.Clear();
     m_nics.clear();
     m_connect = nullptr;
     NetworkBackend::DoDispose();
@@ -117,6 +118,23 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
 }
 
 void
+RdmaNetworkBackend::SetReductionPlacer(PacketInSwitchReductions::Placer placer)
+{
+    m_reductions.Attach(m_nics, std::move(placer), m_priority);
+}
+
+void
+RdmaNetworkBackend::ReduceInSwitch(const Contribution& contribution, ContributionCallback done)
+{
+    if (!m_reductions.IsAttached())
+    {
+        NetworkBackend::ReduceInSwitch(contribution, std::move(done));
+        return;
+    }
+    m_reductions.Reduce(contribution, std::move(done));
+}
+
+void
 RdmaNetworkBackend::Schedule(Time delay, std::function<void()> fn)
 {
     ++m_scheduled;
@@ -131,7 +149,7 @@ RdmaNetworkBackend::Schedule(Time delay, std::function<void()> fn)
 bool
 RdmaNetworkBackend::IsIdle() const
 {
-    return m_pending.empty() && m_scheduled == 0;
+    return m_pending.empty() && m_scheduled == 0 && m_reductions.GetOpenCount() == 0;
 }
 
 void

@@ -5,6 +5,7 @@
 #define MLFABRIC_RDMA_NETWORK_BACKEND_H
 
 #include "ns3/network-backend.h"
+#include "ns3/packet-in-switch-reductions.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 
@@ -61,6 +62,20 @@ class RdmaNetworkBackend : public NetworkBackend
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
 
     /**
+     * Let in-switch reductions run in the switches' reduction engines; without it they
+     * are refused as the NetworkBackend refuses them.
+     * \param placer finds the switch cabled to a reduction's members
+     */
+    void SetReductionPlacer(PacketInSwitchReductions::Placer placer);
+
+    /**
+     * Reduce in the switch cabled to every member (PacketInSwitchReductions).
+     * \param contribution this rank's share
+     * \param done receiver-side notification of the result
+     */
+    void ReduceInSwitch(const Contribution& contribution, ContributionCallback done) override;
+
+    /**
      * Run \p fn after \p delay, counted among the work the workload waits on.
      * \param delay non-negative delay
      * \param fn the work to run
@@ -74,8 +89,9 @@ class RdmaNetworkBackend : public NetworkBackend
     uint64_t GetPendingCount() const;
 
     /**
-     * \return true when no message is in flight and no work scheduled through the
-     *         backend is pending: nothing the workload waits on can happen any more
+     * \return true when no message or in-switch reduction is in flight and no work
+     *         scheduled through the backend is pending: nothing the workload waits on
+     *         can happen any more
      */
     bool IsIdle() const;
 
@@ -108,7 +124,8 @@ class RdmaNetworkBackend : public NetworkBackend
     std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
     std::unordered_map<uint64_t, Pending> m_pending; //!< RDMA tag -> message
     uint64_t m_nextId{0};
-    uint64_t m_scheduled{0}; //!< Schedule calls whose work has not run yet
+    uint64_t m_scheduled{0};               //!< Schedule calls whose work has not run yet
+    PacketInSwitchReductions m_reductions; //!< in-switch reductions under way
 
     bool m_qpPerMessage{false};
     uint8_t m_priority{3};

@@ -4,8 +4,11 @@
 #include "egress-marking.h"
 
 #include "ns3/int-hop.h"
+#include "ns3/pint-telemetry.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -25,9 +28,25 @@ EcnThresholds::Probability(uint64_t queueBytes) const
            static_cast<double>(kmaxBytes - kminBytes);
 }
 
+bool
+MarkArrivingFrame(QueuedFrame& q,
+                  const EcnThresholds& ecn,
+                  UniformRandomVariable& rng,
+                  uint64_t priorityBytes)
+{
+    const bool ect = q.isData && (q.flags & RoceHeader::ECT) && !(q.flags & RoceHeader::CE);
+    if (!ect || rng.GetValue() >= ecn.Probability(priorityBytes))
+    {
+        return false;
+    }
+    q.frame.header->Set(RoceHeader::CE);
+    q.flags |= RoceHeader::CE;
+    return true;
+}
+
 DepartureEdit
 EditDepartingFrame(QueuedFrame& q,
-                   const RocePort& port,
+                   RocePort& port,
                    const EcnThresholds* ecn,
                    UniformRandomVariable& rng,
                    uint64_t priorityBytes,
@@ -43,7 +62,8 @@ EditDepartingFrame(QueuedFrame& q,
     const bool ect = (q.flags & RoceHeader::ECT) && !(q.flags & RoceHeader::CE);
     const bool mark = ecn != nullptr && ect && rng.GetValue() < ecn->Probability(priorityBytes);
     const bool stamp = (q.flags & RoceHeader::WANT_INT) != 0;
-    if (!mark && !stamp)
+    const bool pint = (q.flags & RoceHeader::WANT_PINT) != 0;
+    if (!mark && !stamp && !pint)
     {
         return edit;
     }
@@ -62,6 +82,17 @@ EditDepartingFrame(QueuedFrame& q,
         hop.qlenBytes = portBytes;
         hop.rateBps = port.GetRateBps();
         edit.stamped = h.PushHop(hop);
+    }
+    if (pint)
+    {
+        const double u = port.GetPintUtilization().Update(Simulator::Now(),
+                                                          port.GetTxBytes(),
+                                                          portBytes,
+                                                          port.GetRateBps(),
+                                                          PicoSeconds(h.pintEwmaPs));
+        const uint16_t power = PintCode(h.pintLogBase).Encode(u, rng.GetValue());
+        h.pintPower = std::max(h.pintPower, power);
+        edit.stamped = true;
     }
     q.frame.wireBytes = h.GetWireBytes();
     return edit;

@@ -32,12 +32,39 @@ struct EcnThresholds
 
 /**
  * \ingroup mlfabric-switch
+ * Where a switch port decides ECN marking, on the instantaneous queue of the packet's
+ * priority either way.
+ */
+enum EcnMarkPoint
+{
+    MARK_AT_DEQUEUE, //!< as the packet leaves, on the bytes still queued behind it
+    MARK_AT_ENQUEUE, //!< as the packet arrives, on the bytes queued with it included
+};
+
+/**
+ * \ingroup mlfabric-switch
+ * Mark an arriving ECN-capable data packet CE with the probability of the queue it
+ * joins (MARK_AT_ENQUEUE): the packet whose arrival takes the queue past a step
+ * threshold is the first one marked.
+ * \param q the arriving frame, not yet queued
+ * \param ecn the marking ramp of its egress port and priority
+ * \param rng draws the marking decision
+ * \param priorityBytes bytes queued at the frame's priority, the frame included
+ * \return true if CE was set
+ */
+bool MarkArrivingFrame(QueuedFrame& q,
+                       const EcnThresholds& ecn,
+                       UniformRandomVariable& rng,
+                       uint64_t priorityBytes);
+
+/**
+ * \ingroup mlfabric-switch
  * What EditDepartingFrame did to a frame.
  */
 struct DepartureEdit
 {
     bool marked{false};  //!< CE was set
-    bool stamped{false}; //!< an INT hop record was pushed
+    bool stamped{false}; //!< an INT hop record was pushed, or the PINT field updated
 };
 
 /**
@@ -45,9 +72,10 @@ struct DepartureEdit
  * The egress edits of a switch port, shared by switches and relaying NPUs: ECN-mark a
  * departing ECN-capable data packet with the probability of its priority's queue
  * length, and stamp an INT hop record (the port's transmitted bytes, rate and queue)
- * on one that asks for telemetry. Control packets are left as they are, and so is
- * everything leaving a port with link-level credit flow control (a scale-up port:
- * NVLink-class links have neither ECN nor INT).
+ * on one that asks for telemetry, or fold the port's utilisation into the PINT field of
+ * one that asks for HPCC-PINT (keeping the path's largest code). Control packets are
+ * left as they are, and so is everything leaving a port with link-level credit flow
+ * control (a scale-up port: NVLink-class links have neither ECN nor INT).
  * \param q the departing frame, already out of its queue
  * \param port the egress port
  * \param ecn the port's marking ramp, or null when marking is off
@@ -57,7 +85,7 @@ struct DepartureEdit
  * \return what was done; the frame's wire size follows its header
  */
 DepartureEdit EditDepartingFrame(QueuedFrame& q,
-                                 const RocePort& port,
+                                 RocePort& port,
                                  const EcnThresholds* ecn,
                                  UniformRandomVariable& rng,
                                  uint64_t priorityBytes,

@@ -22,7 +22,7 @@ struct QueuedFrame
     RoceFrame frame;         //!< the packet and its wire size
     uint32_t inPort{0};      //!< ingress port, for buffer accounting
     uint32_t bufferBytes{0}; //!< bytes charged to the buffer at ingress
-    uint8_t flags{0};        //!< RoceHeader flags, read once at ingress
+    uint16_t flags{0};       //!< RoceHeader flags, read once at ingress
     bool isData{false};      //!< a DATA packet (ECN and INT apply)
     uint32_t payload{0};     //!< message payload, for accounting
 };

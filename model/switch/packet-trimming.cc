@@ -14,6 +14,7 @@ TrimToHeader(RoceFrame& frame, uint8_t priority)
     RoceHeader& h = *frame.header;
     const uint32_t cut = h.payload;
     h.payload = 0;
+    h.sackBytes = cut; // the header still says which bytes it carried
     h.Set(RoceHeader::TRIMMED);
     h.priority = priority;
     frame.priority = priority;

@@ -6,13 +6,17 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/flow-hash.h"
+#include "ns3/in-network-flag.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet-trimming.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/switch-reduction.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
@@ -38,21 +42,29 @@ RoceSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceSwitch::m_ecnEnabled),
                           MakeBooleanChecker())
-            .AddAttribute("EcnKmin",
-                          "Default egress queue bytes where ECN marking starts",
-                          UintegerValue(100 * 1024),
-                          MakeUintegerAccessor(&RoceSwitch::m_ecnKmin),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("EcnKmax",
-                          "Default egress queue bytes above which every packet is marked",
-                          UintegerValue(400 * 1024),
-                          MakeUintegerAccessor(&RoceSwitch::m_ecnKmax),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("EcnPmax",
-                          "Default marking probability at Kmax",
-                          DoubleValue(0.2),
-                          MakeDoubleAccessor(&RoceSwitch::m_ecnPmax),
-                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("EcnMap",
+                          "ECN thresholds of egress ports that nothing else sets, by port "
+                          "rate; the default is EcnThresholdMap::PeerDefault(), the map runs "
+                          "install (doc/congestion-control.md)",
+                          EcnThresholdMapValue(EcnThresholdMap::PeerDefault()),
+                          MakeEcnThresholdMapAccessor(&RoceSwitch::m_ecnMap),
+                          MakeEcnThresholdMapChecker())
+            .AddAttribute("EcnPriorityThresholds",
+                          "Traffic classes with their own ECN thresholds on every port, "
+                          "PRIO:KMIN/KMAX/PMAX[,...] (e.g. 3:100KB/400KB/0.2); the others "
+                          "use their port's. Empty (default): none",
+                          StringValue(""),
+                          MakeStringAccessor(&RoceSwitch::m_ecnPriorityText),
+                          MakeStringChecker())
+            .AddAttribute("EcnMarkPoint",
+                          "Where ECN marking is decided, on the instantaneous queue of the "
+                          "packet's priority: Dequeue (default; the HPCC simulator, and the "
+                          "DCQCN and HPCC papers' switches) on the bytes behind the leaving "
+                          "packet, or Enqueue (WRED at admission, as Broadcom switches) on "
+                          "the bytes queued with the arriving packet",
+                          EnumValue(MARK_AT_DEQUEUE),
+                          MakeEnumAccessor(&RoceSwitch::m_ecnMarkPoint),
+                          MakeEnumChecker(MARK_AT_DEQUEUE, "Dequeue", MARK_AT_ENQUEUE, "Enqueue"))
             .AddAttribute("StrictPriorities",
                           "Bit mask of priorities served strictly before the others; "
                           "default 6 and 7: CNPs (RdmaNic::CnpPriority) and network control",
@@ -146,11 +158,7 @@ RoceSwitch::AddPort(Ptr<RocePort> port)
     m_ports.push_back(port);
     m_egress.emplace_back();
     m_egress.back().Configure(m_strictMask, m_quantum);
-    EcnThresholds ecn;
-    ecn.kminBytes = m_ecnKmin;
-    ecn.kmaxBytes = m_ecnKmax;
-    ecn.pmax = m_ecnPmax;
-    m_ecn.push_back(ecn);
+    m_ecn.emplace_back();
     m_pfcPriorities.emplace_back();
     port->SetOwner(this, index);
     return index;
@@ -191,10 +199,27 @@ RoceSwitch::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
     m_ecn.at(port) = thresholds;
 }
 
-const EcnThresholds&
+EcnThresholds
 RoceSwitch::GetEcnThresholds(uint32_t port) const
 {
-    return m_ecn.at(port);
+    if (m_ecn.at(port))
+    {
+        return *m_ecn[port];
+    }
+    const EcnMapEntry entry = m_ecnMap.Lookup(m_ports[port]->GetRateBps());
+    return EcnThresholds{entry.kminBytes, entry.kmaxBytes, entry.pmax};
+}
+
+EcnThresholds
+RoceSwitch::GetEcnThresholds(uint32_t port, uint8_t priority) const
+{
+    return m_ecnPriority.at(priority) ? *m_ecnPriority[priority] : GetEcnThresholds(port);
+}
+
+const EcnThresholds&
+RoceSwitch::EcnFor(uint32_t port, uint8_t priority) const
+{
+    return m_ecnPriority[priority] ? *m_ecnPriority[priority] : *m_ecn[port];
 }
 
 void
@@ -216,7 +241,8 @@ RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
         // after a pause: the headroom holds them too.
         const Ptr<RocePort> peer = m_ports[i]->GetPeer();
         const Time pipelines =
-            m_ports[i]->GetPipelineLatency() + (peer ? peer->GetTransmitLatency() : Time(0));
+            m_ports[i]->GetPipelineLatency() +
+            (peer ? peer->GetTransmitLatency() + peer->GetPfcResponseTime() : Time(0));
         ports.push_back({m_ports[i]->GetRateBps(),
                          m_ports[i]->GetLinkDelay(),
                          m_pfcPriorities[i],
@@ -224,6 +250,12 @@ RoceSwitch::ConfigureBuffer(uint32_t maxFrameBytes)
                          pipelines});
     }
     m_mmu->Configure(ports, maxFrameBytes);
+    m_ecnPriority =
+        ParseEcnPriorityThresholds(m_ecnPriorityText, "ns3::RoceSwitch::EcnPriorityThresholds");
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        m_ecn[i] = GetEcnThresholds(i); // ports nothing set take the map's now
+    }
     m_bufferConfigured = true;
 }
 
@@ -297,6 +329,16 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
     NS_ASSERT_MSG(frame.header, "switch " << m_nodeId << ": a frame without a RoCE header");
     const RoceHeader& h = *frame.header;
+    if (h.dst == m_nodeId && IsInNetwork(h))
+    {
+        // A chunk for the reduction engine: its credits reserved room in the engine's
+        // buffer, not in the shared one.
+        frame.ReturnCredits();
+        Ptr<SwitchReduction> reduction = GetObject<SwitchReduction>();
+        NS_ABORT_MSG_UNLESS(reduction, "switch " << m_nodeId << ": a reduction chunk, no engine");
+        reduction->Receive(h);
+        return;
+    }
     const uint32_t wireBytes = frame.wireBytes;
     NS_ABORT_MSG_IF(h.dst >= m_routes.size() || m_routes[h.dst].empty(),
                     "switch " << m_nodeId << " has no route to node " << h.dst);
@@ -310,13 +352,26 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     }
 
     const uint32_t in = port.GetOwnerIndex();
+    if (h.src == m_nodeId && IsInNetwork(h))
+    {
+        // The reduction engine's result or grant: its bytes are the engine's buffer's.
+        QueuedFrame q;
+        q.inPort = in;
+        q.flags = h.flags;
+        q.payload = h.payload;
+        q.frame = std::move(frame);
+        q.frame.priority = q.frame.header->priority;
+        m_egress[out].Enqueue(std::move(q));
+        m_ports[out]->NotifyWork();
+        return;
+    }
     uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
-    bool admitted = m_mmu->Admit(in, h.priority, bufferBytes) != SharedBufferMmu::DROP;
+    bool admitted = m_mmu->Admit(in, out, h.priority, bufferBytes) != SharedBufferMmu::DROP;
     if (!admitted && m_trimEnabled && h.type == RoceHeader::DATA && !h.Has(RoceHeader::TRIMMED))
     {
         const uint32_t cut = TrimToHeader(frame, m_trimPriority);
         bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
-        admitted = m_mmu->Admit(in, h.priority, bufferBytes) != SharedBufferMmu::DROP;
+        admitted = m_mmu->Admit(in, out, h.priority, bufferBytes) != SharedBufferMmu::DROP;
         if (admitted)
         {
             ++m_counters.trims;
@@ -356,6 +411,20 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     q.payload = h.payload;
     q.frame = std::move(frame);
     q.frame.priority = q.frame.header->priority;
+    // Scale-up egresses (credit flow control) mark at neither point.
+    if (m_ecnEnabled && m_ecnMarkPoint == MARK_AT_ENQUEUE &&
+        !m_ports[out]->HasCreditFlowControl() &&
+        MarkArrivingFrame(q,
+                          EcnFor(out, q.frame.priority),
+                          *m_rng,
+                          m_egress[out].GetBytes(q.frame.priority) + q.frame.wireBytes))
+    {
+        ++m_counters.ecnMarks;
+        if (!m_ecnTrace.IsEmpty())
+        {
+            m_ecnTrace(q.frame.ToPacket(), out);
+        }
+    }
     m_egress[out].Enqueue(std::move(q));
     const uint64_t queued = m_egress[out].GetTotalBytes();
     m_counters.peakQueueBytes = std::max(m_counters.peakQueueBytes, queued);
@@ -373,7 +442,7 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
         return false;
     }
     const uint8_t prio = q.frame.priority;
-    m_mmu->Release(q.inPort, prio, q.bufferBytes);
+    m_mmu->Release(q.inPort, out, prio, q.bufferBytes);
     q.frame.ReturnCredits();
     RocePort& upstream = *m_ports[q.inPort];
     if (upstream.IsXoff(prio) && m_mmu->ShouldResume(q.inPort, prio))
@@ -382,9 +451,10 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     m_queueTrace(out, m_egress[out].GetTotalBytes());
 
+    const bool markHere = m_ecnEnabled && m_ecnMarkPoint == MARK_AT_DEQUEUE;
     const DepartureEdit edit = EditDepartingFrame(q,
                                                   port,
-                                                  m_ecnEnabled ? &m_ecn[out] : nullptr,
+                                                  markHere ? &EcnFor(out, prio) : nullptr,
                                                   *m_rng,
                                                   m_egress[out].GetBytes(prio),
                                                   m_egress[out].GetTotalBytes());
@@ -398,6 +468,10 @@ RoceSwitch::DequeueFrame(RocePort& port, RoceFrame& frame)
     }
     m_counters.intStamps += edit.stamped ? 1 : 0;
     ++m_counters.forwarded;
+    if (IsInNetwork(*q.frame.header) && q.frame.header->src == m_nodeId)
+    {
+        GetObject<SwitchReduction>()->Left(*q.frame.header);
+    }
     frame = std::move(q.frame);
     frame.payload = q.payload;
     return true;

@@ -4,6 +4,8 @@
 #ifndef MLFABRIC_ROCE_SWITCH_H
 #define MLFABRIC_ROCE_SWITCH_H
 
+#include "ns3/ecn-priority-thresholds.h"
+#include "ns3/ecn-threshold-map.h"
 #include "ns3/egress-marking.h"
 #include "ns3/egress-queues.h"
 #include "ns3/load-balancer.h"
@@ -30,10 +32,12 @@ namespace ns3
  * ingress port and priority (or dropped), may trigger PFC toward its upstream, and
  * waits at its egress port. Egress scheduling is strict priority for control
  * priorities, DWRR among the others. When a packet leaves, the MMU releases it (which
- * may resume the upstream), ECN marks it from the egress queue length, and INT stamps
- * it if it asks for telemetry. Next hops come from per-destination tables; among
- * equal-cost ports a data packet goes where the switch's LoadBalancer sends it (per-flow
- * ECMP by default), a control packet by the flow hash salted per switch.
+ * may resume the upstream), ECN marks it from the egress queue length (or marks it on
+ * arrival, with EcnMarkPoint ENQUEUE), and INT stamps it if it asks for telemetry. ECN
+ * thresholds are per egress port (SetEcnThresholds; else the EcnMap entry of the port's
+ * rate), and per priority where EcnPriorityThresholds gives one. Next hops come from
+ * per-destination tables; among equal-cost ports a data packet goes where the switch's LoadBalancer
+ * sends it (per-flow ECMP by default), a control packet by the flow hash salted per switch.
  */
 class RoceSwitch
     : public Object
@@ -78,8 +82,18 @@ class RoceSwitch
      * \param thresholds its marking ramp, on the bytes queued at a priority
      */
     void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);
-    /** \param port egress port \return its ECN thresholds */
-    const EcnThresholds& GetEcnThresholds(uint32_t port) const;
+    /**
+     * \param port egress port
+     * \return its ECN thresholds: those set, else the EcnMap entry of its rate
+     */
+    EcnThresholds GetEcnThresholds(uint32_t port) const;
+    /**
+     * \param port egress port
+     * \param priority 0..7
+     * \return the thresholds a packet of \p priority is marked by there: the priority's
+     *         own (EcnPriorityThresholds), else the port's
+     */
+    EcnThresholds GetEcnThresholds(uint32_t port, uint8_t priority) const;
 
     /**
      * Set the lossless priorities of port \p port (its link's); ports left unset take
@@ -142,10 +156,14 @@ class RoceSwitch
     void DoDispose() override;
 
   private:
+    /** \return the marking ramp of \p priority at egress \p port (buffer configured) */
+    const EcnThresholds& EcnFor(uint32_t port, uint8_t priority) const;
+
     uint32_t m_nodeId{0};
     std::vector<Ptr<RocePort>> m_ports;
     std::deque<EgressQueues> m_egress; //!< deque: frames are move-only, ports never relocate
-    std::vector<EcnThresholds> m_ecn;
+    std::vector<std::optional<EcnThresholds>> m_ecn;     //!< per port; unset: the EcnMap's
+    EcnPriorityThresholds m_ecnPriority;                 //!< parsed EcnPriorityThresholds
     std::vector<std::optional<uint8_t>> m_pfcPriorities; //!< per port; unset: the MMU's
     std::vector<std::vector<uint32_t>> m_routes;
     Ptr<SharedBufferMmu> m_mmu;
@@ -159,9 +177,9 @@ class RoceSwitch
     bool m_ecnEnabled;
     uint8_t m_strictMask;
     uint32_t m_quantum;
-    uint64_t m_ecnKmin;
-    uint64_t m_ecnKmax;
-    double m_ecnPmax;
+    EcnThresholdMap m_ecnMap;
+    std::string m_ecnPriorityText;
+    EcnMarkPoint m_ecnMarkPoint;
     bool m_trimEnabled;
     uint8_t m_trimPriority;
     TypeId m_balancerTypeId;

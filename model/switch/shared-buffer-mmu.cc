@@ -53,10 +53,11 @@ SharedBufferMmu::GetTypeId()
                           UintegerValue(1u << 3),
                           MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
                           MakeUintegerChecker<uint8_t>())
-            .AddAttribute("PfcResponseTime",
-                          "Time the upstream port takes to act on a pause frame, counted "
-                          "in the headroom",
-                          TimeValue(NanoSeconds(500)),
+            .AddAttribute("HeadroomExtraTime",
+                          "Time counted in the headroom beyond the upstream port's own "
+                          "RocePort::PfcResponseTime and pipelines (which the headroom "
+                          "always holds); default 0",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&SharedBufferMmu::m_responseTime),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ResumeOffsetBytes",
@@ -69,6 +70,22 @@ SharedBufferMmu::GetTypeId()
                           "rate, cable delay and maximum frame",
                           UintegerValue(0),
                           MakeUintegerAccessor(&SharedBufferMmu::m_headroomOverride),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LossyEgressAlpha",
+                          "Egress dynamic threshold of lossy traffic: an egress queue may "
+                          "hold this times the free shared bytes of lossy packets; 0 turns "
+                          "it off (ingress accounting alone). Default 8: SONiC's "
+                          "egress_lossy_profile, dynamic_th 3 (alpha = 2^3)",
+                          DoubleValue(8),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_egressAlpha),
+                          MakeDoubleChecker<double>(0, 1024))
+            .AddAttribute("HeadroomPoolBytes",
+                          "Shared headroom pool: the lossless queues draw their headroom "
+                          "from one pool of this size, carved out instead of every queue's "
+                          "own; 0 (default, as SONiC without an over-subscribe ratio) "
+                          "carves each queue's headroom",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomPool),
                           MakeUintegerChecker<uint64_t>());
     return tid;
 }
@@ -78,6 +95,7 @@ SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFra
 {
     const size_t n = ports.size();
     m_in.assign(n, {});
+    m_out.assign(n, {});
     m_headroom.assign(n, 0);
     m_lossless.assign(n, 0);
     m_reserve.assign(n, 0);
@@ -114,7 +132,16 @@ SharedBufferMmu::Configure(const std::vector<PortConfig>& ports, uint32_t maxFra
         }
         m_reserve[p] = m_reservedBytes;
         const auto lossless = static_cast<uint64_t>(__builtin_popcount(m_lossless[p]));
-        carved += m_reserve[p] * kNumPriorities + m_headroom[p] * lossless;
+        carved += m_reserve[p] * kNumPriorities;
+        // With a shared pool the headroom is carved once, below, not per queue.
+        carved += m_headroomPool > 0 ? 0 : m_headroom[p] * lossless;
+    }
+    carved += m_headroomPool;
+    if (m_headroomPool > 0 && m_headroomPool < maxFrameBytes)
+    {
+        throw InputError("switch headroom pool of " + std::to_string(m_headroomPool) +
+                         " B (ns3::SharedBufferMmu::HeadroomPoolBytes) does not hold one " +
+                         std::to_string(maxFrameBytes) + " B frame");
     }
     if (carved >= m_bufferBytes)
     {
@@ -150,10 +177,29 @@ SharedBufferMmu::Threshold() const
     return static_cast<uint64_t>(m_alpha * static_cast<double>(m_sharedPool - m_sharedUsed));
 }
 
+bool
+SharedBufferMmu::EgressAdmits(const Egress& queue, uint32_t bytes) const
+{
+    if (m_egressAlpha == 0)
+    {
+        return true;
+    }
+    const auto free = static_cast<double>(m_sharedPool - m_sharedUsed);
+    return static_cast<double>(queue.bytes + bytes) <= m_egressAlpha * free;
+}
+
+bool
+SharedBufferMmu::HeadroomAdmits(uint32_t port, const Ingress& in, uint32_t bytes) const
+{
+    return in.headroom + bytes <= m_headroom[port] &&
+           (m_headroomPool == 0 || m_headroomUsed + bytes <= m_headroomPool);
+}
+
 SharedBufferMmu::Verdict
-SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
+SharedBufferMmu::Admit(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes)
 {
     Ingress& in = m_in[port][priority];
+    Egress& out = m_out[egress][priority];
     if (m_credit[port] > 0)
     {
         NS_ABORT_MSG_IF(in.credit + bytes > m_credit[port],
@@ -164,32 +210,40 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
         m_peak = std::max(m_peak, m_used);
         return ADMITTED;
     }
+    const bool lossless = IsLossless(port, priority);
     if (in.reserved + bytes <= m_reserve[port])
     {
         in.reserved += bytes;
     }
     else if (in.headroom == 0 && in.shared + bytes <= Threshold() &&
-             m_sharedUsed + bytes <= m_sharedPool)
+             m_sharedUsed + bytes <= m_sharedPool && (lossless || EgressAdmits(out, bytes)))
     {
         in.shared += bytes;
         m_sharedUsed += bytes;
     }
-    else if (IsLossless(port, priority) && in.headroom + bytes <= m_headroom[port])
+    else if (lossless && HeadroomAdmits(port, in, bytes))
     {
         in.headroom += bytes;
+        m_headroomUsed += bytes;
+        m_headroomPeak = std::max(m_headroomPeak, m_headroomUsed);
     }
     else
     {
+        const bool byEgress =
+            !lossless && in.shared + bytes <= Threshold() && m_sharedUsed + bytes <= m_sharedPool;
+        m_egressDrops += byEgress ? 1 : 0;
         ++m_drops;
         return DROP;
     }
+    out.bytes += bytes;
+    out.peak = std::max(out.peak, out.bytes);
     m_used += bytes;
     m_peak = std::max(m_peak, m_used);
     return ADMITTED;
 }
 
 void
-SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
+SharedBufferMmu::Release(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes)
 {
     Ingress& in = m_in[port][priority];
     if (m_credit[port] > 0)
@@ -199,9 +253,13 @@ SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
         m_used -= bytes;
         return;
     }
+    Egress& out = m_out[egress][priority];
+    NS_ABORT_MSG_IF(bytes > out.bytes, "egress accounting underflow on port " << egress);
+    out.bytes -= bytes;
     uint64_t left = bytes;
     const uint64_t fromHeadroom = std::min(left, in.headroom);
     in.headroom -= fromHeadroom;
+    m_headroomUsed -= fromHeadroom;
     left -= fromHeadroom;
     const uint64_t fromShared = std::min(left, in.shared);
     in.shared -= fromShared;
@@ -266,6 +324,59 @@ uint64_t
 SharedBufferMmu::GetDrops() const
 {
     return m_drops;
+}
+
+uint64_t
+SharedBufferMmu::GetEgressDrops() const
+{
+    return m_egressDrops;
+}
+
+uint64_t
+SharedBufferMmu::GetEgressBytes(uint32_t egress, uint8_t priority) const
+{
+    return m_out.at(egress).at(priority).bytes;
+}
+
+uint64_t
+SharedBufferMmu::GetPeakEgressBytes(uint32_t egress, uint8_t priority) const
+{
+    return m_out.at(egress).at(priority).peak;
+}
+
+double
+SharedBufferMmu::GetLossyEgressAlpha() const
+{
+    return m_egressAlpha;
+}
+
+uint64_t
+SharedBufferMmu::GetQueueHeadroomSumBytes() const
+{
+    uint64_t sum = 0;
+    for (size_t p = 0; p < m_headroom.size(); ++p)
+    {
+        sum += m_headroom[p] * static_cast<uint64_t>(__builtin_popcount(m_lossless[p]));
+    }
+    return sum;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomPoolBytes() const
+{
+    return m_headroomPool;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomUsedBytes() const
+{
+    return m_headroomUsed;
+}
+
+uint64_t
+SharedBufferMmu::GetPeakHeadroomUsedBytes() const
+{
+    return m_headroomPeak;
 }
 
 } // namespace ns3

@@ -29,7 +29,8 @@ namespace ns3
  * dynamic threshold alpha x (free shared bytes). Each lossless (ingress port,
  * priority) also has PFC headroom, sized so that the bytes in flight after a pause is
  * sent still fit: the cable's round trip at line rate, one maximum frame already on
- * the wire at each end, and the peer's response time; lossy priorities have none.
+ * the wire at each end, and the peer's PFC response time (its RocePort::PfcResponseTime);
+ * lossy priorities have none.
  * An ingress port with link-level credit flow control has no PFC: each of its
  * priorities owns the buffer its credits grant, carved out of the total, and is never
  * dropped, since the sender cannot exceed its credits.
@@ -37,6 +38,15 @@ namespace ns3
  * and for XON when it is back below the threshold by a resume offset with its
  * headroom empty. A packet is dropped only when headroom is exhausted, or for a lossy
  * priority, when the threshold is reached.
+ *
+ * Lossy traffic is also admitted per egress queue, as shared-buffer switches do: a
+ * packet of a lossy (ingress port, priority) that needs shared bytes is dropped once its
+ * (egress port, priority) holds LossyEgressAlpha x (free shared bytes), so an egress
+ * queue fed by many ports stops at alpha / (1 + alpha) of the pool however many feed
+ * it. Lossless traffic is never refused at egress: PFC at ingress bounds it.
+ * With HeadroomPoolBytes set, the lossless queues draw their headroom from one pool of
+ * that size instead of each having its own carved out; each queue still stops at its
+ * own headroom, and the pool at its size.
  */
 class SharedBufferMmu : public Object
 {
@@ -56,7 +66,7 @@ class SharedBufferMmu : public Object
         Time delay;                           //!< cable delay
         std::optional<uint8_t> pfcPriorities; //!< lossless priorities; unset: the attribute's
         uint64_t creditBytes{0}; //!< credit flow control: buffer granted per priority; 0 = none
-        Time pipelines;          //!< the peer's transmit and this port's receive pipeline latency
+        Time pipelines; //!< the peer's PFC response and transmit and this port's receive latency
     };
 
     /**
@@ -77,18 +87,20 @@ class SharedBufferMmu : public Object
     /**
      * Try to admit a packet.
      * \param port ingress port
+     * \param egress the egress port it will wait at
      * \param priority its priority
      * \param bytes bytes it occupies
      * \return whether it was admitted
      */
-    Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes);
+    Verdict Admit(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes);
     /**
      * Return the bytes of a packet that has left the switch.
      * \param port the ingress port it was admitted on
+     * \param egress the egress port it left by
      * \param priority its priority
      * \param bytes the bytes Admit() charged
      */
-    void Release(uint32_t port, uint8_t priority, uint32_t bytes);
+    void Release(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes);
 
     /**
      * \param port ingress port
@@ -133,6 +145,31 @@ class SharedBufferMmu : public Object
     uint64_t GetHeadroomBytes(uint32_t port) const;
     /** \return packets dropped */
     uint64_t GetDrops() const;
+    /** \return lossy packets dropped by the egress threshold (included in GetDrops()) */
+    uint64_t GetEgressDrops() const;
+    /**
+     * \param egress egress port
+     * \param priority 0..7
+     * \return bytes charged to the egress queue now
+     */
+    uint64_t GetEgressBytes(uint32_t egress, uint8_t priority) const;
+    /**
+     * \param egress egress port
+     * \param priority 0..7
+     * \return the largest GetEgressBytes() seen
+     */
+    uint64_t GetPeakEgressBytes(uint32_t egress, uint8_t priority) const;
+    /** \return LossyEgressAlpha; 0 when lossy traffic has no egress threshold */
+    double GetLossyEgressAlpha() const;
+    /** \return the headroom of every lossless ingress queue added up (what per-queue
+     *          headroom carves; a shared pool may be smaller) */
+    uint64_t GetQueueHeadroomSumBytes() const;
+    /** \return HeadroomPoolBytes; 0 when each lossless queue has its own headroom */
+    uint64_t GetHeadroomPoolBytes() const;
+    /** \return headroom bytes in use now, all lossless queues */
+    uint64_t GetHeadroomUsedBytes() const;
+    /** \return the largest GetHeadroomUsedBytes() seen */
+    uint64_t GetPeakHeadroomUsedBytes() const;
 
   private:
     /** Counters of one (ingress port, priority). */
@@ -144,8 +181,28 @@ class SharedBufferMmu : public Object
         uint64_t credit{0};   //!< bytes charged to the credit buffer (credit ports)
     };
 
+    /** Bytes of one (egress port, priority). */
+    struct Egress
+    {
+        uint64_t bytes{0}; //!< charged now
+        uint64_t peak{0};  //!< most charged at once
+    };
+
     /** \return the current dynamic threshold of the shared pool */
     uint64_t Threshold() const;
+    /**
+     * \param queue an egress queue
+     * \param bytes a lossy packet's bytes
+     * \return true if the queue may take them under LossyEgressAlpha
+     */
+    bool EgressAdmits(const Egress& queue, uint32_t bytes) const;
+    /**
+     * \param port a lossless ingress port
+     * \param in one of its queues
+     * \param bytes a packet's bytes
+     * \return true if the queue's headroom (and the pool, if shared) has room for them
+     */
+    bool HeadroomAdmits(uint32_t port, const Ingress& in, uint32_t bytes) const;
 
     uint64_t m_bufferBytes{0};
     uint64_t m_reservedBytes{0};
@@ -155,6 +212,8 @@ class SharedBufferMmu : public Object
     Time m_responseTime;
     uint64_t m_resumeOffset{0};
     uint64_t m_headroomOverride{0};
+    double m_egressAlpha{0};
+    uint64_t m_headroomPool{0};
 
     uint64_t m_carved{0};
     uint64_t m_sharedPool{0};
@@ -162,11 +221,15 @@ class SharedBufferMmu : public Object
     uint64_t m_used{0};
     uint64_t m_peak{0};
     uint64_t m_drops{0};
+    uint64_t m_egressDrops{0};
+    uint64_t m_headroomUsed{0};
+    uint64_t m_headroomPeak{0};
     std::vector<uint64_t> m_headroom; //!< per port
     std::vector<uint8_t> m_lossless;  //!< per port: lossless mask
     std::vector<uint64_t> m_reserve;  //!< per port: allotment per queue
     std::vector<uint64_t> m_credit;   //!< per port: credit buffer per priority; 0 = none
     std::vector<std::array<Ingress, kNumPriorities>> m_in; //!< per port and priority
+    std::vector<std::array<Egress, kNumPriorities>> m_out; //!< per port and priority
 };
 
 } // namespace ns3

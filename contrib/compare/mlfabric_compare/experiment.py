@@ -13,7 +13,8 @@ import re
 import yaml
 
 SCHEMES = (
-    "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "timely", "dctcp", "swift", "nscc"
+    "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "hpcc-pint", "timely", "dctcp",
+    "swift", "nscc"
 )
 BACKENDS = ("packet", "analytical", "analytical-aware")
 KNOWN_KEYS = {"name", "description", "backend", "workloads", "fabrics", "schemes",

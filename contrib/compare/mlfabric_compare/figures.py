@@ -21,6 +21,7 @@ SCHEME_STYLE = {
     # Beyond Okabe-Ito's eight: two of Paul Tol's muted colors.
     "dcqcn-window": ("#999933", (0, (2, 1))),
     "nscc": ("#882255", (0, (5, 1, 1, 1, 1, 1))),
+    "hpcc-pint": ("#44AA99", (0, (1, 1, 4, 1))),
 }
 COMPUTE_COLOR = "#BBBBBB"
 FORMATS = ("png", "svg")
@@ -107,7 +108,7 @@ KIND_TITLE = {
 # A marker per scheme, every few points, so that curves that coincide stay apart.
 SCHEME_MARKER = {"none": "o", "dcqcn": "s", "dcqcn-hpccns3": "P", "hpcc": "D",
                  "timely": "^", "dctcp": "v", "swift": "X", "dcqcn-window": "*",
-                 "nscc": "h"}
+                 "nscc": "h", "hpcc-pint": "d"}
 
 
 def _durations_by_kind(summary):

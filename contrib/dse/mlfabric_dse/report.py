@@ -50,6 +50,48 @@ def expansion_gain(sweep, outcomes):
     return max(gains) if gains else None
 
 
+def packet_candidates(outcomes):
+    """The analytically ranked points, each workload once: a point with memory expansion
+    whose footprint fits offloads nothing, so it is the run of its twin without it."""
+    seen = set()
+    out = []
+    # Of equal times, the point without a memory tier first: it names the run plainly.
+    for o in sorted(ranked(outcomes), key=lambda o: (o.analytical["time_ns"],
+                                                       o.point["memory"]["name"] != "none")):
+        v = o.point.values
+        same = tuple((k, v[k]["name"] if isinstance(v[k], dict) else v[k])
+                     for k in sorted(v) if k != "memory")
+        key = same + ((("memory", v["memory"]["name"]),) if not o.footprint.get("fits", False)
+                      else ())
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out
+
+
+def ranking_agreement(outcomes):
+    """For the points replayed at packet level too: their ranks by analytical and by
+    packet time, and Kendall's tau between the two orders (None below two points)."""
+    both = [o for o in ranked(outcomes) if o.packet]
+    rows = []
+    by_packet = sorted(both, key=lambda o: o.packet["time_ns"])
+    for i, o in enumerate(both):
+        rows.append((o, i + 1, by_packet.index(o) + 1))
+    if len(both) < 2:
+        return rows, None
+    concordant = discordant = 0
+    for i in range(len(both)):
+        for j in range(i + 1, len(both)):
+            a = both[i].analytical["time_ns"] - both[j].analytical["time_ns"]
+            p = both[i].packet["time_ns"] - both[j].packet["time_ns"]
+            if a * p > 0:
+                concordant += 1
+            elif a * p < 0:
+                discordant += 1
+    pairs = len(both) * (len(both) - 1) / 2
+    return rows, (concordant - discordant) / pairs
+
+
 def spread(outcomes):
     """Worst over best feasible time (None without two done points)."""
     done = ranked(outcomes)
@@ -215,6 +257,17 @@ def write_report(sweep, outcomes, plots, out, command):
         lines.append(f"| {i + 1} | {o.point.label()} | {_ms(a['time_ns'])} | "
                      f"{_ms(a['compute_ns'])} | {_ms(a['exposed_tp_ns'])} | "
                      f"{_ms(a['exposed_dp_pp_ns'])} | {_ms(a['memory_ns'])} | {pk} |")
+    rows, tau = ranking_agreement(outcomes)
+    if rows:
+        lines += ["", "## Packet level against analytical", "",
+                  "| configuration | analytical (ms) | packet (ms) | packet / analytical | "
+                  "rank analytical | rank packet |", "|---|---|---|---|---|---|"]
+        for o, ra, rp in rows:
+            lines.append(f"| {o.point.label()} | {_ms(o.analytical['time_ns'])} | "
+                         f"{_ms(o.packet['time_ns'])} | "
+                         f"{o.packet['time_ns'] / o.analytical['time_ns']:.3f} | {ra} | {rp} |")
+        if tau is not None:
+            lines += ["", f"Kendall tau between the two orders: {tau:.2f} ({len(rows)} points)."]
     gains = expansion_gains(sweep, outcomes)
     if any(r["with"] for r in gains):
         lines += ["", "## Memory expansion", "",

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """One point of a sweep: generate its workload, replay it, read where its time went.
 
-Each point writes into its own folder. The generator decides feasibility: a point it
-refuses (exit status 2) is pruned with its message as the reason, so that the rules of
-the model (TP dividing heads, PP dividing layers, the memory footprint against HBM) live
-in one place.
+Each point writes its workload into its own folder. The generator decides feasibility: a
+point it refuses (exit status 2) is pruned with its message as the reason, so that the
+rules of the model (TP dividing heads, PP dividing layers, the memory footprint against
+HBM) live in one place. The replays are runs of the compare tool's executors.
 """
 
 import json
@@ -12,7 +12,6 @@ import os
 import subprocess
 
 GEN_TIMEOUT_S = 3600
-REPLAY_TIMEOUT_S = 6 * 3600
 
 
 class Outcome:
@@ -20,12 +19,13 @@ class Outcome:
 
     def __init__(self, point):
         self.point = point
-        self.status = "pending"  # pruned, failed, done
+        self.status = "pending"  # generated, pruned, failed, done
         self.reason = ""
         self.footprint = {}
         self.analytical = None
         self.packet = None
         self.packet_note = ""  # why the packet replay did not give figures
+        self.prefix = None  # the generated workload's trace prefix
 
 
 def fabric_yaml(cluster, network):
@@ -75,6 +75,7 @@ def gen_arguments(sweep, point, prefix, summary):
         args.append(f"--{key}={m[key]}")
     if p["memory"]["name"] != "none":
         args.append("--memory-expansion=1")
+        args.append(f"--offload-overlap={p['memory'].get('overlap', 'serial')}")
     return args
 
 
@@ -119,26 +120,6 @@ def read_replay(summary_path, groups_path, tp):
             "events": s.get("events", 0), "wall_s": s.get("wall_seconds", 0)}
 
 
-def replay(binary, backend, prefix, fabric, memory_json, out_dir, tp):
-    """Run chakra-replay on a generated workload; returns (figures or None, message)."""
-    summary = os.path.join(out_dir, f"{backend}.json")
-    args = [binary, f"--workload={prefix}", f"--fabric={fabric}", f"--backend={backend}",
-            f"--summary={summary}", "--progress=0", "--collectives=0"]
-    if memory_json:
-        args.append(f"--remote-memory={memory_json}")
-    with open(os.path.join(out_dir, f"{backend}.log"), "w", encoding="utf-8") as log:
-        try:
-            code = subprocess.run(args, stdout=log, stderr=subprocess.STDOUT,
-                                  timeout=REPLAY_TIMEOUT_S).returncode
-        except subprocess.TimeoutExpired:
-            return None, f"{backend} replay exceeded {REPLAY_TIMEOUT_S} s"
-    if code != 0 or not os.path.exists(summary):
-        with open(os.path.join(out_dir, f"{backend}.log"), encoding="utf-8",
-                  errors="replace") as f:
-            return None, f"{backend} replay exit {code}: {_error_line(f.read())}"
-    return read_replay(summary, prefix + ".comm-groups.json", tp), ""
-
-
 def generate(gen, sweep, point, out_dir):
     """Write the point's workload. Returns (prefix or None, footprint, reason); the
     reason of a generator that failed for another cause than its input starts with
@@ -158,8 +139,9 @@ def generate(gen, sweep, point, out_dir):
     return prefix, footprint, ""
 
 
-def run_point(tools, sweep, point, out_dir, files):
-    """Generate and replay (analytical) one point."""
+def generate_point(gen, sweep, point, out_dir):
+    """Write one point's workload, or prune it. Returns its Outcome: "generated" (with its
+    trace prefix), "pruned" or "failed", each with the reason."""
     o = Outcome(point)
     if point["dp"] == 0:
         o.status = "pruned"
@@ -167,23 +149,19 @@ def run_point(tools, sweep, point, out_dir, files):
                     f"{sweep.cluster['npus']} NPUs")
         return o
     os.makedirs(out_dir, exist_ok=True)
-    prefix, o.footprint, reason = generate(tools["gen"], sweep, point, out_dir)
-    if prefix is None:
+    o.prefix, o.footprint, reason = generate(gen, sweep, point, out_dir)
+    if o.prefix is None:
         o.status = "failed" if reason.startswith("et-gen exit") else "pruned"
         o.reason = reason
-        return o
-    memory = files["memory"].get(point["memory"]["name"])
-    o.analytical, reason = replay(tools["replay"], "analytical", prefix,
-                                  files["fabric"][point["network"]["name"]], memory, out_dir,
-                                  point["tp"])
-    o.status, o.reason = ("done", "") if o.analytical else ("failed", reason)
-    if o.status == "done" and not os.environ.get("MLFABRIC_DSE_KEEP_TRACES"):
-        _remove_traces(prefix, sweep.cluster["npus"])
+    else:
+        o.status = "generated"
     return o
 
 
-def _remove_traces(prefix, npus):
+def remove_traces(prefix, npus):
     """Rank files take room; the packet pass regenerates the few it needs."""
+    if os.environ.get("MLFABRIC_DSE_KEEP_TRACES"):
+        return
     for r in range(npus):
         try:
             os.remove(f"{prefix}.{r}.et")
@@ -191,14 +169,40 @@ def _remove_traces(prefix, npus):
             pass
 
 
-def run_packet(tools, sweep, outcome, out_dir, files):
-    """Replay a point at packet level (regenerating its workload)."""
-    prefix, _, reason = generate(tools["gen"], sweep, outcome.point, out_dir)
-    if prefix is None:
-        return None, reason
-    memory = files["memory"].get(outcome.point["memory"]["name"])
-    figures, reason = replay(tools["replay"], "packet", prefix,
-                             files["fabric"][outcome.point["network"]["name"]], memory, out_dir,
-                             outcome.point["tp"])
-    _remove_traces(prefix, sweep.cluster["npus"])
-    return figures, reason
+class ReplayRun:
+    """A point's replay on one backend, as a run of the compare tool's executors (local
+    processes or a Slurm job array): a stable id for resumption and the chakra-replay
+    arguments that write its summary into the folder the executor gives it."""
+
+    def __init__(self, outcome, backend, fabric, memory_json):
+        self.outcome = outcome
+        self.backend = backend
+        self.fabric = fabric
+        self.memory_json = memory_json
+        self.run_id = f"{outcome.point.point_id}.{backend}"
+        self.scheme = f"{backend} {outcome.point.point_id}"  # the progress line's name
+
+    def arguments(self, out_dir):
+        """chakra-replay's arguments, its summary in out_dir."""
+        args = [f"--workload={self.outcome.prefix}", f"--fabric={self.fabric}",
+                f"--backend={self.backend}",
+                f"--summary={os.path.join(out_dir, 'summary.json')}", "--progress=1",
+                "--collectives=0"]
+        if self.memory_json:
+            args.append(f"--remote-memory={self.memory_json}")
+        return args
+
+
+def replay_outcome(state, failure_text):
+    """(figures, "") of a finished replay run, or (None, why not): the executor's words
+    (exit status, signal, the scheduler's state) and the run's last error line."""
+    outcome = state.run.outcome
+    if state.status in (0, "skipped") and state.summary_exists():
+        return read_replay(state.summary_path, outcome.prefix + ".comm-groups.json",
+                           outcome.point["tp"]), ""
+    reason = failure_text(state)
+    log = os.path.join(state.out_dir, "log.txt")
+    if os.path.exists(log):
+        with open(log, encoding="utf-8", errors="replace") as f:
+            reason += f" ({_error_line(f.read())})"
+    return None, f"{state.run.backend} replay: {reason}"

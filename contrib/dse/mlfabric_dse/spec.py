@@ -34,8 +34,12 @@ def _list(path, key, value):
     return value if isinstance(value, list) else [value]
 
 
-def _named(path, key, entries, required):
-    """Tiers given as mappings with a name and the required keys."""
+# How offloaded activations move (et-gen --offload-overlap); serial when not given.
+OVERLAPS = ("serial", "prefetch")
+
+
+def _named(path, key, entries, required, optional=()):
+    """Tiers given as mappings with a name, the required keys and optional ones."""
     out = []
     for i, entry in enumerate(_list(path, key, entries)):
         where = f"{key}[{i}]"
@@ -47,9 +51,10 @@ def _named(path, key, entries, required):
         missing = [k for k in required if k not in entry]
         if missing:
             _fail(path, where, f"missing {', '.join(missing)}")
-        unknown = sorted(set(entry) - set(required) - {"name"})
+        unknown = sorted(set(entry) - set(required) - set(optional) - {"name"})
         if unknown:
-            _fail(path, f"{where}.{unknown[0]}", f"unknown key (known: name, {', '.join(required)})")
+            _fail(path, f"{where}.{unknown[0]}",
+                  f"unknown key (known: name, {', '.join(list(required) + list(optional))})")
         out.append({k: str(v) if k != "name" else v for k, v in entry.items()})
     names = [e["name"] for e in out]
     if len(set(names)) != len(names):
@@ -129,11 +134,14 @@ def _check_sweep(path, prefix, raw):
                             ["peak-tflops", "efficiency", "mem-bw"])
     out["hbm"] = [str(v) for v in _list(path, f"{prefix}.hbm", raw.get("hbm"))]
     out["memory"] = _named(path, f"{prefix}.memory", raw.get("memory", ["none"]),
-                           ["type", "latency", "bandwidth"])
+                           ["type", "latency", "bandwidth"], ["overlap"])
     for i, m in enumerate(out["memory"]):
         if m["name"] != "none" and m["type"] not in MEMORY_TYPES:
             _fail(path, f"{prefix}.memory[{i}].type",
                   f"unknown type '{m['type']}' (known: {', '.join(sorted(MEMORY_TYPES))})")
+        if m.get("overlap", "serial") not in OVERLAPS:
+            _fail(path, f"{prefix}.memory[{i}].overlap",
+                  f"unknown overlap '{m['overlap']}' (known: {', '.join(OVERLAPS)})")
     out["network"] = _named(path, f"{prefix}.network", raw.get("network"),
                             ["scale_up", "scale_out"])
     return out

@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "contrib", "dse"))
 
-from mlfabric_dse import cli, spec  # noqa: E402
+from mlfabric_dse import cli, report, run, spec  # noqa: E402
 
 SWEEP = os.path.join(ROOT, "experiments", "comet", "comet-1t.yaml")
 BUILD = os.environ.get("MLFABRIC_BINARY_DIR", os.path.join(ROOT, "build"))
@@ -53,7 +53,10 @@ class SpecErrors(unittest.TestCase):
                  base + ", memory: [{name: m, type: CXL, latency: 1us, bandwidth: 1GBps}]}\n":
                      "sweep.memory[0].type: unknown type 'CXL'",
                  base + ", memory: [{name: m, latency: 1us}]}\n":
-                     "sweep.memory[0]: missing type, bandwidth"}
+                     "sweep.memory[0]: missing type, bandwidth",
+                 base + ", memory: [{name: m, type: MEMORY_POOL, latency: 1us, bandwidth: 1GBps,"
+                        " overlap: eager}]}\n":
+                     "sweep.memory[0].overlap: unknown overlap 'eager'"}
         for text, message in cases.items():
             path = self.write(text)
             code, _, err = _run([path, f"--build={BUILD}"])
@@ -62,6 +65,37 @@ class SpecErrors(unittest.TestCase):
         code, _, err = _run([os.path.join(self.dir, "absent.yaml")])
         self.assertEqual(code, 2)
         self.assertIn("absent.yaml: cannot read", err)
+
+
+class Ranking(unittest.TestCase):
+    @staticmethod
+    def outcome(tp, memory, fits, analytical, packet=None):
+        o = run.Outcome(spec.Point({"tp": tp, "pp": 1, "dp": 1, "micro-batch": 1,
+                                    "sharding": "none", "recompute": "none",
+                                    "compute": {"name": "c"}, "hbm": "1GB",
+                                    "memory": {"name": memory}, "network": {"name": "n"}}))
+        o.status, o.footprint = "done", {"fits": fits}
+        o.analytical = {"time_ns": analytical}
+        o.packet = {"time_ns": packet} if packet else None
+        return o
+
+    def test_a_twin_that_offloads_nothing_is_not_replayed_twice(self):
+        a = self.outcome(1, "none", True, 10)
+        b = self.outcome(1, "cxl", True, 10)  # fits: the same run as a
+        c = self.outcome(2, "cxl", False, 11)  # offloads: a run of its own
+        d = self.outcome(2, "none", True, 12)
+        chosen = report.packet_candidates([a, b, c, d])
+        self.assertEqual(chosen, [a, c, d])
+        self.assertEqual(report.packet_candidates([b, a, c, d]), [a, c, d])
+
+    def test_kendall_tau_of_the_two_orders(self):
+        points = [self.outcome(t, "none", True, a, p)
+                  for t, a, p in ((1, 10, 20), (2, 11, 19), (4, 12, 30), (8, 13, 31))]
+        rows, tau = report.ranking_agreement(points)
+        # One discordant pair of six: (5 - 1) / 6.
+        self.assertAlmostEqual(tau, 4 / 6)
+        self.assertEqual([(ra, rp) for _, ra, rp in rows], [(1, 2), (2, 1), (3, 3), (4, 4)])
+        self.assertIsNone(report.ranking_agreement(points[:1])[1])
 
 
 @unittest.skipUnless(os.access(os.path.join(BUILD, "tools", "et-gen"), os.X_OK) and

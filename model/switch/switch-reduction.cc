@@ -1,0 +1,210 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "switch-reduction.h"
+
+#include "ns3/in-network-flag.h"
+#include "ns3/log.h"
+#include "ns3/roce-switch.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchReduction");
+NS_OBJECT_ENSURE_REGISTERED(SwitchReduction);
+
+TypeId
+SwitchReduction::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SwitchReduction")
+                            .SetParent<Object>()
+                            .SetGroupName("Mlfabric")
+                            .AddConstructor<SwitchReduction>();
+    return tid;
+}
+
+void
+SwitchReduction::SetSwitch(RoceSwitch* sw)
+{
+    m_switch = sw;
+}
+
+Ptr<ReductionEngine>
+SwitchReduction::GetEngine()
+{
+    if (!m_engine)
+    {
+        m_engine = CreateObject<ReductionEngine>();
+        m_engine->SetNodeId(m_switch ? m_switch->GetNodeId() : 0);
+        m_engine->SetCallbacks(
+            [this](uint64_t id, uint32_t member, uint64_t limit) { Grant(id, member, limit); },
+            [this](uint64_t id, uint64_t chunk, uint32_t bytes) { Multicast(id, chunk, bytes); });
+    }
+    return m_engine;
+}
+
+void
+SwitchReduction::DoDispose()
+{
+    if (m_engine)
+    {
+        m_engine->Dispose();
+    }
+    m_engine = nullptr;
+    m_open.clear();
+    m_switch = nullptr;
+    Object::DoDispose();
+}
+
+uint64_t
+SwitchReduction::Open(uint64_t id,
+                      const std::vector<Member>& members,
+                      uint64_t bytes,
+                      uint32_t chunkBytes,
+                      uint8_t priority)
+{
+    NS_LOG_FUNCTION(this << id << members.size() << bytes << chunkBytes);
+    NS_ABORT_MSG_UNLESS(m_switch, "a switch reduction without its switch");
+    Reduction r;
+    r.members = members;
+    for (uint32_t i = 0; i < members.size(); ++i)
+    {
+        r.byNode[members[i].node] = i;
+    }
+    r.bytes = bytes;
+    r.chunkBytes = chunkBytes;
+    r.priority = priority;
+    r.chunks = chunkBytes ? (bytes + chunkBytes - 1) / chunkBytes : 0;
+    m_open[id] = std::move(r);
+    m_opening = true;
+    m_openingId = id;
+    m_openingLimit = 0;
+    try
+    {
+        GetEngine()->Open({id, static_cast<uint32_t>(members.size()), bytes, chunkBytes});
+    }
+    catch (...)
+    {
+        m_opening = false;
+        m_open.erase(id);
+        throw;
+    }
+    m_opening = false;
+    return m_openingLimit;
+}
+
+void
+SwitchReduction::Receive(const RoceHeader& h)
+{
+    auto it = m_open.find(h.imm);
+    NS_ABORT_MSG_IF(it == m_open.end(),
+                    "switch " << m_switch->GetNodeId() << ": a chunk of reduction " << h.imm
+                              << ", which is not open, from node " << h.src);
+    auto member = it->second.byNode.find(h.src);
+    NS_ABORT_MSG_IF(member == it->second.byNode.end(),
+                    "switch " << m_switch->GetNodeId() << ": node " << h.src
+                              << " is not a member of reduction " << h.imm);
+    m_payloadReceived += h.payload;
+    GetEngine()->Contribute(h.imm, member->second, h.seq);
+}
+
+uint64_t
+SwitchReduction::GetPayloadReceived() const
+{
+    return m_payloadReceived;
+}
+
+uint64_t
+SwitchReduction::GetPayloadSent() const
+{
+    return m_payloadSent;
+}
+
+void
+SwitchReduction::Grant(uint64_t id, uint32_t member, uint64_t limit)
+{
+    if (m_opening && id == m_openingId)
+    {
+        m_openingLimit = limit;
+        return;
+    }
+    const Reduction& r = m_open.at(id);
+    RoceFrame frame;
+    frame.header = MakeRoceHeader();
+    RoceHeader& h = *frame.header;
+    h.type = RoceHeader::ACK;
+    h.flags = kInNetworkFlag;
+    h.priority = r.priority;
+    h.src = m_switch->GetNodeId();
+    h.dst = r.members[member].node;
+    h.seq = limit;
+    h.imm = id;
+    frame.wireBytes = h.GetWireBytes();
+    frame.priority = r.priority;
+    Send(r.members[member].port, std::move(frame));
+}
+
+void
+SwitchReduction::Multicast(uint64_t id, uint64_t chunk, uint32_t bytes)
+{
+    Reduction& r = m_open.at(id);
+    r.copiesLeft[chunk] = static_cast<uint32_t>(r.members.size());
+    for (const Member& m : r.members)
+    {
+        RoceFrame frame;
+        frame.header = MakeRoceHeader();
+        RoceHeader& h = *frame.header;
+        h.type = RoceHeader::DATA;
+        h.flags = kInNetworkFlag;
+        if (chunk + 1 == r.chunks)
+        {
+            h.Set(RoceHeader::LAST);
+        }
+        h.priority = r.priority;
+        h.src = m_switch->GetNodeId();
+        h.dst = m.node;
+        h.seq = chunk;
+        h.payload = bytes;
+        h.imm = id;
+        frame.wireBytes = h.GetWireBytes();
+        frame.priority = r.priority;
+        frame.payload = bytes;
+        m_payloadSent += bytes;
+        Send(m.port, std::move(frame));
+    }
+}
+
+void
+SwitchReduction::Left(const RoceHeader& h)
+{
+    if (h.type != RoceHeader::DATA)
+    {
+        return; // a grant holds no buffer
+    }
+    auto it = m_open.find(h.imm);
+    NS_ABORT_MSG_IF(it == m_open.end(), "a result of reduction " << h.imm << ", not open");
+    Reduction& r = it->second;
+    auto copies = r.copiesLeft.find(h.seq);
+    NS_ABORT_MSG_IF(copies == r.copiesLeft.end(), "an unknown result chunk " << h.seq);
+    if (--copies->second > 0)
+    {
+        return;
+    }
+    r.copiesLeft.erase(copies);
+    if (++r.delivered == r.chunks)
+    {
+        m_open.erase(it); // before the engine may admit a waiting reduction
+    }
+    // The port is handing this frame to its wire: the grants the freed chunk releases
+    // are queued once it has.
+    Simulator::ScheduleNow(&ReductionEngine::Delivered, GetEngine(), h.imm, h.seq);
+}
+
+void
+SwitchReduction::Send(uint32_t port, RoceFrame&& frame)
+{
+    m_switch->ReceiveFrame(*m_switch->GetPort(port), std::move(frame));
+}
+
+} // namespace ns3

@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLFABRIC_SWITCH_REDUCTION_H
+#define MLFABRIC_SWITCH_REDUCTION_H
+
+#include "ns3/object.h"
+#include "ns3/reduction-engine.h"
+#include "ns3/roce-header.h"
+#include "ns3/roce-port.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceSwitch;
+
+/**
+ * \ingroup mlfabric-switch
+ * A switch's reduction engine joined to its ports: chunks in, results and credit grants
+ * out.
+ *
+ * Aggregated to the RoceSwitch. Members' chunks arrive as DATA frames addressed to the
+ * switch and flagged kInNetworkFlag (the reduction's id in the immediate field, the
+ * chunk's index in the sequence field); they go to the engine, not to the shared buffer,
+ * since the credits the engine grants guarantee them room in the reduction buffer. A
+ * result leaves as one DATA frame per member, and a grant as an ACK frame carrying the
+ * member's new limit, both flagged and addressed to the member; they join the egress
+ * queue of the member's port, behind the frames already there, without taking shared
+ * buffer (their bytes are the engine's). A result's chunk stays in the reduction buffer
+ * until its last copy starts onto its wire.
+ */
+class SwitchReduction : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /** \param sw the switch whose ports carry the frames; this object is aggregated to it */
+    void SetSwitch(RoceSwitch* sw);
+    /** \return the reduction engine (created from its attribute defaults on first use) */
+    Ptr<ReductionEngine> GetEngine();
+
+    /** One member as the switch sees it. */
+    struct Member
+    {
+        uint32_t node{0}; //!< the member's node id
+        uint32_t port{0}; //!< the switch's port toward it
+    };
+
+    /**
+     * Open a reduction. Its first window is the members' to use at once, as SHARP
+     * reserves a group's resources and NVLS bounds its requests before any data moves;
+     * later grants travel as frames. Throws InputError as ReductionEngine::Open does.
+     * \param id names the reduction in its frames
+     * \param members the members, in member order
+     * \param bytes each member's data
+     * \param chunkBytes bytes per chunk
+     * \param priority traffic class of its frames
+     * \return the chunks every member may send at once (0: it waits for buffer)
+     */
+    uint64_t Open(uint64_t id,
+                  const std::vector<Member>& members,
+                  uint64_t bytes,
+                  uint32_t chunkBytes,
+                  uint8_t priority);
+
+    /**
+     * A member's chunk reached the switch.
+     * \param h its header
+     */
+    void Receive(const RoceHeader& h);
+
+    /**
+     * A frame of a reduction is leaving the switch: the last copy of a result frees
+     * its chunk.
+     * \param h its header
+     */
+    void Left(const RoceHeader& h);
+
+    /** \return payload of the members' chunks the engine has taken in */
+    uint64_t GetPayloadReceived() const;
+    /** \return payload of the result copies the switch has queued toward members */
+    uint64_t GetPayloadSent() const;
+
+  protected:
+    /** Drop the engine, the reductions under way and the switch. */
+    void DoDispose() override;
+
+  private:
+    /** An open reduction. */
+    struct Reduction
+    {
+        std::vector<Member> members;
+        std::map<uint32_t, uint32_t> byNode; //!< member index by node id
+        uint64_t bytes{0};
+        uint32_t chunkBytes{0};
+        uint8_t priority{0};
+        uint64_t chunks{0};                      //!< chunks in all
+        uint64_t delivered{0};                   //!< chunks whose last copy has left
+        std::map<uint64_t, uint32_t> copiesLeft; //!< per chunk: result copies still queued
+    };
+
+    /** Queue a grant of \p limit to member \p member of \p id. */
+    void Grant(uint64_t id, uint32_t member, uint64_t limit);
+    /** Queue one copy of chunk \p chunk's result per member of \p id. */
+    void Multicast(uint64_t id, uint64_t chunk, uint32_t bytes);
+    /** Hand \p frame to the switch as if it had arrived on port \p port. */
+    void Send(uint32_t port, RoceFrame&& frame);
+
+    RoceSwitch* m_switch{nullptr};
+    bool m_opening{false};      //!< Open() is running: grants are its return value
+    uint64_t m_openingId{0};    //!< the reduction being opened
+    uint64_t m_openingLimit{0}; //!< the limit granted while opening
+    Ptr<ReductionEngine> m_engine;
+    std::map<uint64_t, Reduction> m_open;
+    uint64_t m_payloadReceived{0};
+    uint64_t m_payloadSent{0};
+};
+
+} // namespace ns3
+
+#endif /* MLFABRIC_SWITCH_REDUCTION_H */
