@@ -94,6 +94,7 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     {
         AddLink(l);
     }
+    CheckTransitNpusForward();
     InstallRoutes();
     Finalize();
     std::vector<uint32_t> rankNode(fabric.GetNpuCount());
@@ -104,6 +105,32 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     NS_LOG_INFO(fabric.GetName() << ": " << fabric.GetNodeCount() << " nodes, "
                                  << fabric.GetLinkCount() << " links");
     return rankNode;
+}
+
+void
+RoceNetwork::CheckTransitNpusForward() const
+{
+    // An NPU relays only when it forwards: a route through one that does not would reach a
+    // relay without a buffer.
+    for (uint32_t node = 0; node < m_fabric->GetNodeCount(); ++node)
+    {
+        for (uint32_t dst = 0; dst < m_fabric->GetNpuCount(); ++dst)
+        {
+            for (uint32_t port : m_routes->GetEgressPorts(node, dst))
+            {
+                const uint32_t next = m_fabric->GetPort(node, port).peer;
+                const FabricNode& hop = m_fabric->GetNode(next);
+                if (m_fabric->IsNpu(next) && next != m_fabric->GetNpuNode(dst) && !hop.forwards)
+                {
+                    throw InputError("fabric '" + m_fabric->GetName() +
+                                     "': " + GetRoutingAlgorithmName(m_routes->GetAlgorithm()) +
+                                     " routing sends traffic for rank " + std::to_string(dst) +
+                                     " through NPU '" + hop.name +
+                                     "', which does not forward (npu_forwarding: false)");
+                }
+            }
+        }
+    }
 }
 
 void

@@ -36,7 +36,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <iterator>
 
 using namespace ns3;
 using namespace ns3::replaytest;
@@ -536,5 +538,35 @@ TEST_F(ScaleUpTest, ScaleUpAcksCoalesceAndRecoveryStaysExact)
     catch (const InputError& e)
     {
         EXPECT_NE(std::string(e.what()).find("ScaleUpAckInterval"), std::string::npos) << e.what();
+    }
+}
+
+// Dimension-order routing turns from the scale-up dimension into the scale-out one at an
+// NPU: the reader lets such NPUs forward, and a fabric that forbids it is refused by name.
+TEST_F(ScaleUpTest, DimensionOrderTurnsNeedForwardingNpus)
+{
+    const std::string path = std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/two-dim-4x2.yaml";
+    const LoadedFabric loaded = LoadFabric(path);
+    EXPECT_TRUE(loaded.fabric.GetNode(loaded.fabric.GetNpuNode(0)).forwards);
+
+    const ettest::ScratchDir dir;
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string forbidding = dir.File("no-forwarding.yaml");
+    WriteText(forbidding, text + "npu_forwarding: false\n");
+    const LoadedFabric refused = LoadFabric(forbidding);
+    RoceNetwork net;
+    try
+    {
+        net.Install(refused.fabric, ComputeRouting(refused.fabric, refused.routing), 4096);
+        FAIL() << "a route through a non-forwarding NPU was installed";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("dimension-order routing sends traffic for rank"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("which does not forward"), std::string::npos)
+            << e.what();
     }
 }

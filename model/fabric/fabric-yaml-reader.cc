@@ -811,7 +811,12 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
         root["npu_forwarding"] ? in.String(root["npu_forwarding"], "npu_forwarding") : "auto";
     if (forwarding == "auto")
     {
-        fabric.SetNpuForwarding(HasNpuToNpuLinks(fabric) || NpusNeedForwarding(fabric));
+        // Dimension-order routing moves a message one dimension at a time: the NPU where it
+        // turns from one dimension into the next carries it.
+        const bool turnsAtNpus =
+            routing == RoutingAlgorithm::DimensionOrder && fabric.GetDimensions().size() > 1;
+        fabric.SetNpuForwarding(HasNpuToNpuLinks(fabric) || NpusNeedForwarding(fabric) ||
+                                turnsAtNpus);
     }
     else
     {

@@ -204,7 +204,8 @@ NpuRelay::Enqueue(uint32_t inPort, uint32_t outPort, RoceFrame&& frame)
                         "node " << m_nodeId << " relays a frame but its relay is not configured");
     const RoceHeader& h = *frame.header;
     const uint8_t prio = h.priority;
-    const uint32_t bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
+    // A frame from a scale-up link carries that link's framing and no Ethernet overhead.
+    const uint32_t bufferBytes = frame.wireBytes - m_ports[inPort]->GetPhyOverheadBytes();
     if (m_mmu->Admit(inPort, outPort, prio, bufferBytes) == SharedBufferMmu::DROP)
     {
         ++m_counters.drops;
