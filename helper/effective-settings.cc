@@ -9,6 +9,7 @@
 #include "ns3/roce-network.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 #include "ns3/units.h"
 
 #include <algorithm>
@@ -30,9 +31,15 @@ void
 CountEcn(
     const RoceNetwork& net, uint32_t node, uint32_t port, const EcnThresholds& t, EcnCount& ecn)
 {
-    // The link's thresholds hold unless an explicit map replaced them.
+    // The link's thresholds hold unless an explicit map replaced them. Scale-up ports
+    // do not mark (EditDepartingFrame): they form no ECN class.
     const Fabric& f = net.GetFabric();
-    const auto& own = f.GetLink(f.GetPort(node, port).link).settings.ecn;
+    const uint32_t link = f.GetPort(node, port).link;
+    if (f.GetLinkScaleUp(link))
+    {
+        return;
+    }
+    const auto& own = f.GetLink(link).settings.ecn;
     const bool fromLink = own && own->kminBytes == t.kminBytes && own->kmaxBytes == t.kmaxBytes &&
                           own->pmax == t.pmax;
     ++ecn[{net.GetPorts(node)[port]->GetRateBps(), t.kminBytes, t.kmaxBytes, t.pmax, fromLink}];
@@ -132,6 +139,9 @@ CollectFlowControl(const RoceNetwork& net, EffectiveSettings& s)
         TypeIdValue cc;
         net.GetNic(net.GetHosts().front())->GetAttribute("CongestionControl", cc);
         scheme = cc.Get().GetName();
+        UintegerValue ackInterval;
+        net.GetNic(net.GetHosts().front())->GetAttribute("ScaleUpAckInterval", ackInterval);
+        s.scaleUpAckInterval = static_cast<uint32_t>(ackInterval.Get());
     }
     if (rocePorts > 0)
     {
@@ -303,7 +313,8 @@ FormatEffectiveSettings(const EffectiveSettings& s)
         if (d.scaleUp)
         {
             const ScaleUpSettings& su = *d.scaleUp;
-            out << "credits " << su.creditBytes << " B per VC, credit return +"
+            out << "credits " << su.creditBytes << " B per VC, returned per " << su.creditBatchBytes
+                << " B or " << su.creditIntervalPs / 1000.0 << " ns, credit return +"
                 << su.creditReturnPs / 1000.0 << " ns, switch " << su.switchLatencyPs / 1000.0
                 << " ns, packets " << su.payloadBytes << " B + " << su.headerBytes
                 << " B header in " << su.flitBytes << " B flits";
@@ -323,7 +334,9 @@ FormatEffectiveSettings(const EffectiveSettings& s)
     }
     if (s.congestionControl.size() > 1)
     {
-        out << "; a queue pair whose path stays in a scale-up domain has none";
+        out << "; a queue pair whose path stays in a scale-up domain has none and is "
+               "acknowledged every "
+            << s.scaleUpAckInterval << " packets";
     }
     out << "\n" << FormatPathSettings(s.paths);
     return out.str();
@@ -347,6 +360,8 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
         {
             entry["vc_buffer_bytes"] = d.scaleUp->creditBytes;
             entry["credit_latency_ps"] = d.scaleUp->creditReturnPs;
+            entry["credit_batch_bytes"] = d.scaleUp->creditBatchBytes;
+            entry["credit_interval_ps"] = d.scaleUp->creditIntervalPs;
             entry["switch_latency_ps"] = d.scaleUp->switchLatencyPs;
             entry["payload_bytes"] = d.scaleUp->payloadBytes;
             entry["header_bytes"] = d.scaleUp->headerBytes;
@@ -357,7 +372,13 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
     nlohmann::json cc = nlohmann::json::array();
     for (const auto& c : s.congestionControl)
     {
-        cc.push_back({{"port_class", c.portClass}, {"scheme", c.scheme}, {"ports", c.ports}});
+        nlohmann::json entry = {
+            {"port_class", c.portClass}, {"scheme", c.scheme}, {"ports", c.ports}};
+        if (c.portClass == "scale-up")
+        {
+            entry["ack_interval_packets"] = s.scaleUpAckInterval;
+        }
+        cc.push_back(entry);
     }
     const RelaySettings& r = s.relays;
     nlohmann::json relays = {{"npus", r.npus},

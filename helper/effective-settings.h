@@ -108,6 +108,7 @@ struct EffectiveSettings
     std::vector<BufferAdmission> buffers; //!< switch buffer admission, by settings
     std::vector<DimensionFlowControl> flowControl; //!< per dimension, in order
     std::vector<CcPortClass> congestionControl;    //!< per NIC port class
+    uint32_t scaleUpAckInterval{0};                //!< packets per ACK on all-scale-up queue pairs
     RelaySettings relays;                          //!< NPU relays (none on switch-only paths)
     PathSettings paths;                            //!< load balancing and transport
 };

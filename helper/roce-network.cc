@@ -63,6 +63,8 @@ ConfigureScaleUpPort(Ptr<RocePort> port,
     port->SetAttribute("CreditBytes", UintegerValue(su.creditBytes));
     port->SetAttribute("CreditFrameBytes", UintegerValue(maxFrame));
     port->SetAttribute("CreditReturnDelay", TimeValue(PicoSeconds(su.creditReturnPs)));
+    port->SetAttribute("CreditUpdateBytes", UintegerValue(su.creditBatchBytes));
+    port->SetAttribute("CreditUpdateInterval", TimeValue(PicoSeconds(su.creditIntervalPs)));
     port->SetAttribute("PacketHeaderBytes", UintegerValue(su.headerBytes));
     port->SetAttribute("PacketPayloadBytes", UintegerValue(su.payloadBytes));
     port->SetAttribute("FlitBytes", UintegerValue(su.flitBytes));
@@ -92,6 +94,7 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     {
         AddLink(l);
     }
+    CheckTransitNpusForward();
     InstallRoutes();
     Finalize();
     std::vector<uint32_t> rankNode(fabric.GetNpuCount());
@@ -102,6 +105,32 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     NS_LOG_INFO(fabric.GetName() << ": " << fabric.GetNodeCount() << " nodes, "
                                  << fabric.GetLinkCount() << " links");
     return rankNode;
+}
+
+void
+RoceNetwork::CheckTransitNpusForward() const
+{
+    // An NPU relays only when it forwards: a route through one that does not would reach a
+    // relay without a buffer.
+    for (uint32_t node = 0; node < m_fabric->GetNodeCount(); ++node)
+    {
+        for (uint32_t dst = 0; dst < m_fabric->GetNpuCount(); ++dst)
+        {
+            for (uint32_t port : m_routes->GetEgressPorts(node, dst))
+            {
+                const uint32_t next = m_fabric->GetPort(node, port).peer;
+                const FabricNode& hop = m_fabric->GetNode(next);
+                if (m_fabric->IsNpu(next) && next != m_fabric->GetNpuNode(dst) && !hop.forwards)
+                {
+                    throw InputError("fabric '" + m_fabric->GetName() +
+                                     "': " + GetRoutingAlgorithmName(m_routes->GetAlgorithm()) +
+                                     " routing sends traffic for rank " + std::to_string(dst) +
+                                     " through NPU '" + hop.name +
+                                     "', which does not forward (npu_forwarding: false)");
+                }
+            }
+        }
+    }
 }
 
 void
@@ -271,7 +300,25 @@ RoceNetwork::Finalize()
     {
         if (m_fabric->GetNode(h).forwards && m_nics[h]->GetNPorts() > 1)
         {
-            m_nics[h]->ConfigureRelay(maxFrame);
+            const uint64_t relayBuffer = m_fabric->GetRelayBuffer();
+            if (relayBuffer > 0)
+            {
+                m_nics[h]->GetRelay()->SetAttribute("BufferBytes", UintegerValue(relayBuffer));
+                try
+                {
+                    m_nics[h]->ConfigureRelay(maxFrame);
+                }
+                catch (const InputError& e)
+                {
+                    throw InputError("fabric '" + m_fabric->GetName() +
+                                     "': defaults.relay_buffer of " + std::to_string(relayBuffer) +
+                                     " B: " + e.what());
+                }
+            }
+            else
+            {
+                m_nics[h]->ConfigureRelay(maxFrame);
+            }
             stream += m_nics[h]->GetRelay()->AssignStreams(stream);
         }
     }
@@ -310,7 +357,8 @@ RoceNetwork::Connect(uint32_t src, uint32_t dst, uint8_t priority)
                                    RttOf(src, path),
                                    static_cast<uint32_t>(path.size()) - 1,
                                    scaleUpPayload == 0,
-                                   scaleUpPayload);
+                                   scaleUpPayload,
+                                   scaleUpPayload != 0);
 }
 
 bool

@@ -133,6 +133,8 @@ class RoceNetwork
     void InstallRoutes();
     /** Size the switch buffers and fix the random streams. */
     void Finalize();
+    /** Throw an InputError when a route passes through an NPU that does not forward. */
+    void CheckTransitNpusForward() const;
     /** \return the installed ECMP set at \p node toward \p dst */
     const std::vector<uint32_t>& RouteAt(uint32_t node, uint32_t dst) const;
     /**

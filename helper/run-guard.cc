@@ -21,7 +21,10 @@ namespace
 /** Queue pairs named in a stall report, at most. */
 constexpr size_t kMaxListed = 10;
 
-/** A persistent pause: port \p port of \p node waits on \p peer for \p priority. */
+/**
+ * A persistent wait: port \p port of \p node waits on \p peer for \p priority, paused
+ * by PFC or out of link credits.
+ */
 struct PauseEdge
 {
     uint32_t node;
@@ -29,6 +32,7 @@ struct PauseEdge
     uint32_t peer;
     uint8_t priority;
     Time since;
+    bool credits; //!< out of link credits rather than paused
 };
 } // namespace
 
@@ -115,11 +119,18 @@ RunGuard::FindPauseCycle() const
         {
             for (uint8_t p = 0; p < kNumPriorities; ++p)
             {
-                if (ports[i]->IsPaused(p) &&
-                    now - ports[i]->GetPauseStart(p) >= m_deadlockThreshold)
+                // A credit link's channel out of credits waits on its peer as a pause does.
+                const bool paused = ports[i]->IsPaused(p);
+                if (!paused && !ports[i]->IsCreditStalled(p))
+                {
+                    continue;
+                }
+                const Time since =
+                    paused ? ports[i]->GetPauseStart(p) : ports[i]->GetCreditStallStart(p);
+                if (now - since >= m_deadlockThreshold)
                 {
                     const uint32_t peer = ports[i]->GetPeer()->GetNode()->GetId();
-                    waits[n].push_back(PauseEdge{n, i, peer, p, ports[i]->GetPauseStart(p)});
+                    waits[n].push_back(PauseEdge{n, i, peer, p, since, !paused});
                     break;
                 }
             }
@@ -163,12 +174,16 @@ RunGuard::FindPauseCycle() const
     {
         return "";
     }
+    const bool anyCredits =
+        std::any_of(cycle.begin(), cycle.end(), [](const PauseEdge* e) { return e->credits; });
     std::ostringstream out;
-    out << "PFC deadlock: " << cycle.size() << " ports wait on each other in a cycle:";
+    out << (anyCredits ? "deadlock (PFC or link credits): " : "PFC deadlock: ") << cycle.size()
+        << " ports wait on each other in a cycle:";
     for (const PauseEdge* e : cycle)
     {
         out << "\n  " << (m_net.IsHost(e->node) ? "host " : "switch ") << e->node << " port "
-            << e->port << " priority " << unsigned(e->priority) << " paused by node " << e->peer
+            << e->port << " priority " << unsigned(e->priority)
+            << (e->credits ? " out of credits from node " : " paused by node ") << e->peer
             << " since " << e->since.As(Time::US);
     }
     return out.str();

@@ -10,16 +10,17 @@
 #include "ns3/channel-dependency-graph.h"
 #include "ns3/config.h"
 #include "ns3/fabric-installer.h"
+#include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/incast-scenario.h"
 #include "ns3/input-error.h"
+#include "ns3/integer.h"
 #include "ns3/multi-dim-builder.h"
 #include "ns3/nstime.h"
 #include "ns3/relay-arbiter.h"
 #include "ns3/roce-header.h"
 #include "ns3/run-guard.h"
 #include "ns3/simulator.h"
-#include "ns3/integer.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -411,4 +412,114 @@ TEST_F(NpuRelayTest, TooSmallRelayBufferIsAnInputError)
         EXPECT_NE(what.find("node 0"), std::string::npos) << what;
         EXPECT_NE(what.find("ns3::NpuRelay::BufferBytes"), std::string::npos) << what;
     }
+}
+
+// defaults.relay_buffer in a fabric file sizes every relay, in the unit grammar; a bad
+// value names the file, the line and the key, and one too small for the relay's
+// reserve and headroom names the key and the node at install.
+TEST_F(NpuRelayTest, FabricRelayBufferKeyIsAppliedAndChecked)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "mlfabric-npu-relay-test";
+    std::filesystem::create_directories(dir);
+    const auto write = [&dir](const std::string& value)
+    {
+        const std::string path = (dir / "relay-buffer.yaml").string();
+        std::ofstream(path) << "name: ring\ndefaults:\n  relay_buffer: " << value
+                            << "\ndimensions:\n  - {topology: Ring, npus: 4, rate: 100Gbps, "
+                               "latency: 1us}\n";
+        return path;
+    };
+    {
+        const LoadedFabric loaded = LoadFabric(write("6MiB"));
+        EXPECT_EQ(loaded.fabric.GetRelayBuffer(), 6u << 20);
+        RoceNetwork net;
+        const auto rankNode =
+            InstallFabric(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), net, kMtu);
+        for (uint32_t node : rankNode)
+        {
+            UintegerValue bytes;
+            net.GetNic(node)->GetRelay()->GetAttribute("BufferBytes", bytes);
+            EXPECT_EQ(bytes.Get(), 6u << 20) << "node " << node;
+            EXPECT_TRUE(net.GetNic(node)->GetRelay()->IsConfigured());
+        }
+    }
+    Simulator::Destroy();
+    for (const auto& [value, expect] : {std::pair<std::string, std::string>{"0B", "must be > 0"},
+                                        {"4", "defaults.relay_buffer"},
+                                        {"4MiBB", "defaults.relay_buffer"}})
+    {
+        const std::string path = write(value);
+        try
+        {
+            LoadFabric(path);
+            FAIL() << value << " was accepted";
+        }
+        catch (const InputError& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(path + ":3: "), std::string::npos) << what;
+            EXPECT_NE(what.find(expect), std::string::npos) << what;
+        }
+    }
+    const LoadedFabric small = LoadFabric(write("64KiB"));
+    RoceNetwork net;
+    try
+    {
+        InstallFabric(small.fabric, ComputeRouting(small.fabric, small.routing), net, kMtu);
+        FAIL() << "a 64 KiB relay buffer was installed";
+    }
+    catch (const InputError& e)
+    {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("defaults.relay_buffer of 65536 B"), std::string::npos) << what;
+        EXPECT_NE(what.find("node 0"), std::string::npos) << what;
+    }
+}
+
+// The ring of the PFC deadlock above as a scale-up dimension: the relays' links use
+// credits, not PFC. The same three-hop routes make a credit cycle; the guard reports it
+// as a deadlock naming every NPU's port out of credits from the next NPU.
+TEST_F(NpuRelayTest, CreditCycleOnAScaleUpRingIsReportedByTheGuard)
+{
+    const uint32_t n = 7;
+    const auto dir = std::filesystem::temp_directory_path() / "mlfabric-npu-relay-test";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "scale-up-ring.yaml").string();
+    std::ofstream(path) << "name: su-ring\ndimensions:\n  - {topology: Ring, npus: " << n
+                        << ", rate: 100Gbps, latency: 1us, scale_up: {vc_buffer: 16KiB}}\n";
+    const LoadedFabric loaded = LoadFabric(path);
+    const RoutingTable routes = ComputeRouting(loaded.fabric, RoutingAlgorithm::ShortestPath);
+    EXPECT_TRUE(ChannelDependencyGraph(loaded.fabric, routes).IsCyclic());
+    RoceNetwork net;
+    const auto rankNode = InstallFabric(loaded.fabric, routes, net, kMtu);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        ASSERT_TRUE(net.IsScaleUpPath(rankNode[i], rankNode[(i + 3) % n]));
+        Ptr<RdmaQueuePair> qp = net.Connect(rankNode[i], rankNode[(i + 3) % n], 3);
+        net.GetNic(rankNode[i])->PostSend(qp, 64 << 20, i);
+    }
+    RunGuard guard(net, MilliSeconds(20), MilliSeconds(2));
+    guard.Start();
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+
+    ASSERT_EQ(guard.GetVerdict(), RunGuard::Verdict::PFC_DEADLOCK) << guard.GetReport();
+    const std::string& report = guard.GetReport();
+    EXPECT_NE(report.find("deadlock (PFC or link credits): " + std::to_string(n) +
+                          " ports wait on each other"),
+              std::string::npos)
+        << report;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        EXPECT_NE(report.find("host " + std::to_string(rankNode[i]) + " port"), std::string::npos)
+            << report;
+    }
+    EXPECT_NE(report.find("priority 3 out of credits from node"), std::string::npos) << report;
+    EXPECT_EQ(report.find("paused by node"), std::string::npos) << report;
+    // Nothing was dropped on the way: credits, not loss, stopped the ring.
+    for (uint32_t node : rankNode)
+    {
+        EXPECT_EQ(net.GetNic(node)->GetRelay()->GetCounters().drops, 0u) << node;
+    }
+    EXPECT_LT(Simulator::Now(), MilliSeconds(100));
 }

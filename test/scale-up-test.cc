@@ -6,8 +6,8 @@
 //
 // A ring all-reduce inside one scale-up domain takes the same time under every --cc,
 // equal to its closed form: 2(n-1)/n of the data, each 256-byte packet with a 16-byte
-// header and the 16-byte acknowledgement of a packet coming the other way on the same
-// wire, plus per step the cables, the switch latency and one packet's store and
+// header, and a 16-byte acknowledgement per 64 packets coming the other way on the
+// same wire, plus per step the cables, the switch latency and one packet's store and
 // forward. A slow receiver backs up by credits alone: no drop, no PFC frame, the
 // sending wire idle exactly as long as its credits are out, and the message done
 // when the receiver has processed every framed byte at its rate.
@@ -15,21 +15,30 @@
 #include "program-run.h"
 #include "replay-test-support.h"
 
+#include "ns3/boolean.h"
+#include "ns3/cc-hpcc.h"
 #include "ns3/cc-none.h"
 #include "ns3/cc-registry.h"
+#include "ns3/cc-setup.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/effective-settings.h"
+#include "ns3/egress-marking.h"
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/input-error.h"
 #include "ns3/roce-network.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <functional>
+#include <iterator>
 
 using namespace ns3;
 using namespace ns3::replaytest;
@@ -115,13 +124,16 @@ TEST_F(ScaleUpTest, AllReduceIgnoresCongestionControlAndMatchesClosedForm)
     const std::string fabric = ScaleUpFabric(dir, n, "true");
     const std::string system = WriteSystem(dir, "ring", 1);
 
-    // Each step moves bytes/n in whole packets; each data packet shares its wires with
-    // the header-only acknowledgement of the neighbour's packet.
+    // Each step moves bytes/n in whole packets; they share their wires with the
+    // header-only acknowledgements of the neighbour's packets, one per
+    // ScaleUpAckInterval (64) packets.
     const double steps = 2.0 * (n - 1);
     const double packetWire = wire::LinkFramedBytes(kPayload, kHeader, kPayload, 16);
     const double ackWire = wire::LinkFramedBytes(0, kHeader, kPayload, 16);
     const double stepBytes = static_cast<double>(bytes) / n;
-    const double stepWireNs = stepBytes / kPayload * (packetWire + ackWire) / LineBytesPerNs();
+    const double stepPackets = stepBytes / kPayload;
+    const double stepWireNs =
+        (stepPackets * packetWire + std::ceil(stepPackets / 64) * ackWire) / LineBytesPerNs();
     const double endpointNs = 10; // WriteSystem's endpoint-delay, once per hand-off
     const double stepLatencyNs =
         2 * kLatencyNs + kSwitchNs + packetWire / LineBytesPerNs() + endpointNs;
@@ -234,6 +246,11 @@ TEST_F(ScaleUpTest, SlowReceiverBacksUpByCreditsWithoutLoss)
     const Time perFrame = DataRate(rxBps).CalculateBytesTxTime(frameBytes);
     const Time expected = firstArrival + perFrame * frames;
     EXPECT_EQ(received, expected);
+    // Credits went back in updates of at least 4 KiB (one frame may take an update
+    // past it) or after 50 ns, not one per frame.
+    const uint64_t updates = out->GetPeer()->GetCounters().creditUpdates;
+    EXPECT_GE(updates, uint64_t{frames} * frameBytes / (4096 + frameBytes));
+    EXPECT_LT(updates, frames / 4);
     // Credits are all back: nothing is held anywhere.
     EXPECT_EQ(out->GetCredits(3), vcBuffer);
     EXPECT_EQ(sw->GetMmu()->GetUsedBytes(), 0u);
@@ -337,4 +354,219 @@ TEST_F(ScaleUpTest, RunHeaderStatesFlowControlAndCongestionControlPerClass)
     const FabricLink& up = loaded.fabric.GetLink(0);
     EXPECT_EQ(net.GetLosslessPriorities(up.nodeA, up.portA), 0);
     EXPECT_TRUE(net.GetLinkPorts(0).first->HasCreditFlowControl());
+}
+
+// Scale-up ports neither mark ECN nor stamp INT: the same departing frame, asking for
+// both on a port whose ramp marks everything, is edited on a RoCE port and left as it
+// is on a credit-controlled one.
+TEST_F(ScaleUpTest, ScaleUpPortsNeitherMarkNorStamp)
+{
+    const EcnThresholds always{0, 1, 1.0};
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    for (const bool scaleUp : {false, true})
+    {
+        Ptr<RocePort> port = CreateObject<RocePort>();
+        port->SetAttribute("CreditFlowControl", BooleanValue(scaleUp));
+        QueuedFrame q;
+        q.frame.header = MakeRoceHeader();
+        q.frame.header->payload = 4096;
+        q.frame.header->Set(RoceHeader::ECT);
+        q.frame.header->Set(RoceHeader::WANT_INT);
+        q.flags = q.frame.header->flags;
+        q.isData = true;
+        const DepartureEdit edit = EditDepartingFrame(q, *port, &always, *rng, 1 << 20, 1 << 20);
+        EXPECT_EQ(edit.marked, !scaleUp) << (scaleUp ? "scale-up" : "RoCE");
+        EXPECT_EQ(edit.stamped, !scaleUp) << (scaleUp ? "scale-up" : "RoCE");
+        EXPECT_EQ(q.frame.header->nHops, scaleUp ? 0u : 1u);
+        EXPECT_EQ(q.frame.header->Has(RoceHeader::CE), !scaleUp);
+        port->Dispose();
+    }
+}
+
+// A queue pair from one server to another crosses the scale-up switch, a relaying NPU
+// and the RoCE Clos: only the RoCE egresses (the relay's and the switches') stamp INT,
+// HPCC sees that many hops, leaves its initial window and carries >= 90 % of the NIC's
+// line rate.
+TEST_F(ScaleUpTest, MixedPathTelemetryComesFromRoceHopsOnly)
+{
+    const LoadedFabric loaded =
+        LoadFabric(std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/two-dim-4x2.yaml");
+    const Fabric& f = loaded.fabric;
+    RoceNetwork net;
+    net.Install(f, ComputeRouting(f, loaded.routing), 4096);
+    CcSettings cc;
+    cc.scheme = "hpcc";
+    InstallCongestionControl(net, cc);
+    const uint32_t src = f.GetNpuNode(0);
+    const uint32_t dst = f.GetNpuNode(5);
+
+    // Walk the installed route: count the scale-up links and the RoCE links that a
+    // switch or a relaying NPU transmits on (the sender's own NIC stamps nothing).
+    uint32_t scaleUpLinks = 0;
+    uint32_t stampingHops = 0;
+    for (uint32_t node = src; node != dst;)
+    {
+        const PortSet egress = net.GetRoutes().GetEgressPorts(node, 5);
+        ASSERT_FALSE(egress.empty());
+        const FabricPort& p = f.GetPort(node, *egress.begin());
+        if (f.GetLinkScaleUp(p.link))
+        {
+            ++scaleUpLinks;
+        }
+        else if (node != src)
+        {
+            ++stampingHops;
+        }
+        node = p.peer;
+    }
+    ASSERT_GT(scaleUpLinks, 0u) << "the path must cross the scale-up dimension";
+    ASSERT_GT(stampingHops, 0u);
+    ASSERT_FALSE(net.IsScaleUpPath(src, dst));
+
+    Ptr<RdmaQueuePair> qp = net.Connect(src, dst, 3);
+    Ptr<CcHpcc> hpcc = DynamicCast<CcHpcc>(qp->GetCongestionOps());
+    ASSERT_TRUE(hpcc);
+    const uint64_t initialWindow = hpcc->GetWindow();
+    constexpr uint64_t bytes = 8 << 20;
+    Time done;
+    auto sent = [&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time)
+    {
+        done = Simulator::Now();
+    };
+    net.GetNic(src)->TraceConnectWithoutContext(
+        "MessageSent",
+        Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(sent));
+    net.GetNic(src)->PostSend(qp, bytes, 0);
+    uint64_t minWindow = initialWindow;
+    std::function<void()> sample = [&]()
+    {
+        minWindow = std::min(minWindow, hpcc->GetWindow());
+        if (done.IsZero())
+        {
+            Simulator::Schedule(MicroSeconds(2), sample);
+        }
+    };
+    Simulator::Schedule(MicroSeconds(2), sample);
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    ASSERT_TRUE(done.IsStrictlyPositive());
+    ASSERT_EQ(net.GetNic(src)->GetCounters().retransmittedBytes, 0u);
+
+    uint64_t scaleUpStamps = 0;
+    uint64_t roceStamps = 0;
+    for (uint32_t s : net.GetSwitches())
+    {
+        const bool scaleUpSwitch = net.GetPorts(s).front()->HasCreditFlowControl();
+        (scaleUpSwitch ? scaleUpStamps : roceStamps) += net.GetSwitch(s)->GetCounters().intStamps;
+    }
+    for (uint32_t h : net.GetHosts())
+    {
+        if (net.GetNic(h)->GetRelay())
+        {
+            roceStamps += net.GetNic(h)->GetRelay()->GetCounters().intStamps;
+        }
+    }
+    const uint64_t packets = bytes / 4096;
+    EXPECT_EQ(scaleUpStamps, 0u);
+    EXPECT_EQ(roceStamps, packets * stampingHops);
+    EXPECT_LT(minWindow, initialWindow);
+    // The message's wire bits over its completion time, against the NIC's line rate.
+    RoceHeader full;
+    full.payload = 4096;
+    full.Set(RoceHeader::WANT_INT); // the fewest wire bits: no hop record yet
+    const double wireBits = static_cast<double>(packets) * full.GetWireBytes() * 8;
+    EXPECT_GE(wireBits / done.GetSeconds(), 0.9 * 200e9) << done;
+}
+
+// A queue pair inside a scale-up domain is acknowledged per 64 packets and per message
+// end, not per packet; over a lossy scale-up wire go-back-N still delivers every byte
+// exactly once, and a window the coalesced ACKs cannot open is refused.
+TEST_F(ScaleUpTest, ScaleUpAcksCoalesceAndRecoveryStaysExact)
+{
+    ettest::ScratchDir dir;
+    const std::string fabric = ScaleUpFabric(dir, 2, "true");
+    const uint64_t messages[] = {1 << 20, 100'000, 256};
+    for (const double loss : {0.0, 0.002})
+    {
+        const LoadedFabric loaded = LoadFabric(fabric);
+        RoceNetwork net;
+        const auto nodes =
+            net.Install(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), 4096);
+        Ptr<RdmaNic> sender = net.GetNic(nodes[0]);
+        Ptr<RdmaNic> receiver = net.GetNic(nodes[1]);
+        sender->SetAttribute("RetransmitTimeout", TimeValue(MicroSeconds(20)));
+        sender->GetPort(0)->SetAttribute("LossProbability", DoubleValue(loss));
+        Ptr<RdmaQueuePair> qp = net.Connect(nodes[0], nodes[1], 3);
+        uint64_t total = 0;
+        uint64_t expectedAcks = 0;
+        for (uint64_t m : messages)
+        {
+            sender->PostSend(qp, m, 1);
+            total += m;
+            const uint64_t packets = (m + kPayload - 1) / kPayload;
+            expectedAcks += packets / 64 + (packets % 64 ? 1 : 0);
+        }
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        EXPECT_EQ(qp->GetSndUna(), total) << "loss " << loss;
+        EXPECT_EQ(receiver->GetCounters().deliveredBytes, total) << "loss " << loss;
+        EXPECT_EQ(receiver->GetCounters().duplicateBytes, 0u) << "loss " << loss;
+        if (loss == 0)
+        {
+            EXPECT_EQ(receiver->GetCounters().acksTx, expectedAcks);
+            EXPECT_EQ(sender->GetCounters().retransmittedBytes, 0u);
+        }
+        else
+        {
+            EXPECT_GT(sender->GetPort(0)->GetCounters().lostFrames, 0u);
+            EXPECT_GT(sender->GetCounters().retransmittedBytes, 0u);
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    Config::SetDefault("ns3::CcNone::WindowBytes", UintegerValue(4096));
+    const LoadedFabric loaded = LoadFabric(fabric);
+    RoceNetwork net;
+    const auto nodes =
+        net.Install(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), 4096);
+    try
+    {
+        net.Connect(nodes[0], nodes[1], 3);
+        FAIL() << "a 4 KiB window cannot wait for an ACK per 16 KiB";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("ScaleUpAckInterval"), std::string::npos) << e.what();
+    }
+}
+
+// Dimension-order routing turns from the scale-up dimension into the scale-out one at an
+// NPU: the reader lets such NPUs forward, and a fabric that forbids it is refused by name.
+TEST_F(ScaleUpTest, DimensionOrderTurnsNeedForwardingNpus)
+{
+    const std::string path = std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/two-dim-4x2.yaml";
+    const LoadedFabric loaded = LoadFabric(path);
+    EXPECT_TRUE(loaded.fabric.GetNode(loaded.fabric.GetNpuNode(0)).forwards);
+
+    const ettest::ScratchDir dir;
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string forbidding = dir.File("no-forwarding.yaml");
+    WriteText(forbidding, text + "npu_forwarding: false\n");
+    const LoadedFabric refused = LoadFabric(forbidding);
+    RoceNetwork net;
+    try
+    {
+        net.Install(refused.fabric, ComputeRouting(refused.fabric, refused.routing), 4096);
+        FAIL() << "a route through a non-forwarding NPU was installed";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("dimension-order routing sends traffic for rank"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("which does not forward"), std::string::npos)
+            << e.what();
+    }
 }

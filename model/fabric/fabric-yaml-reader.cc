@@ -110,12 +110,25 @@ ParseLinkOnly(const YamlInput& in,
 }
 
 void
-ParseDefaults(const YamlInput& in, const YAML::Node& node, LinkDefaults& defaults, uint64_t& buffer)
+ParseDefaults(const YamlInput& in,
+              const YAML::Node& node,
+              LinkDefaults& defaults,
+              uint64_t& buffer,
+              uint64_t& relayBuffer)
 {
-    in.CheckKeys(node, "defaults", {"switch_buffer", "pfc_priorities", "loss", "ecn"});
+    in.CheckKeys(
+        node, "defaults", {"switch_buffer", "relay_buffer", "pfc_priorities", "loss", "ecn"});
     if (node["switch_buffer"])
     {
         buffer = in.Bytes(node["switch_buffer"], "defaults.switch_buffer");
+    }
+    if (node["relay_buffer"])
+    {
+        relayBuffer = in.Bytes(node["relay_buffer"], "defaults.relay_buffer");
+        if (relayBuffer == 0)
+        {
+            in.Fail(node["relay_buffer"], "defaults.relay_buffer", "must be > 0");
+        }
     }
     if (node["pfc_priorities"])
     {
@@ -149,7 +162,7 @@ ParseDefaults(const YamlInput& in, const YAML::Node& node, LinkDefaults& default
 
 /**
  * A dimension's scale_up value: true (the defaults), false, or a map overriding them.
- * PFC priorities do not apply to credit links and are refused beside it.
+ * PFC priorities and ECN thresholds do not apply to credit links and are refused beside it.
  */
 std::optional<ScaleUpSettings>
 ParseScaleUp(const YamlInput& in, const YAML::Node& entry, const std::string& dimKey)
@@ -166,10 +179,16 @@ ParseScaleUp(const YamlInput& in, const YAML::Node& entry, const std::string& di
     }
     else
     {
-        in.CheckKeys(
-            node,
-            key,
-            {"vc_buffer", "credit_latency", "switch_latency", "payload", "header", "flit"});
+        in.CheckKeys(node,
+                     key,
+                     {"vc_buffer",
+                      "credit_latency",
+                      "credit_batch",
+                      "credit_interval",
+                      "switch_latency",
+                      "payload",
+                      "header",
+                      "flit"});
         if (node["vc_buffer"])
         {
             s.creditBytes = in.Bytes(node["vc_buffer"], key + ".vc_buffer");
@@ -181,6 +200,21 @@ ParseScaleUp(const YamlInput& in, const YAML::Node& entry, const std::string& di
         if (node["credit_latency"])
         {
             s.creditReturnPs = in.DelayPs(node["credit_latency"], key + ".credit_latency");
+        }
+        if (node["credit_batch"])
+        {
+            const uint64_t batch = in.Bytes(node["credit_batch"], key + ".credit_batch");
+            if (batch > s.creditBytes)
+            {
+                in.Fail(node["credit_batch"],
+                        key + ".credit_batch",
+                        "must not exceed vc_buffer (" + std::to_string(s.creditBytes) + " B)");
+            }
+            s.creditBatchBytes = static_cast<uint32_t>(batch);
+        }
+        if (node["credit_interval"])
+        {
+            s.creditIntervalPs = in.DelayPs(node["credit_interval"], key + ".credit_interval");
         }
         if (node["switch_latency"])
         {
@@ -216,6 +250,13 @@ ParseScaleUp(const YamlInput& in, const YAML::Node& entry, const std::string& di
                 dimKey + ".pfc_priorities",
                 "does not apply to a scale_up dimension (its links use credit flow "
                 "control, not PFC)");
+    }
+    if (entry["ecn"])
+    {
+        in.Fail(entry["ecn"],
+                dimKey + ".ecn",
+                "does not apply to a scale_up dimension (scale-up links neither mark ECN "
+                "nor stamp INT)");
     }
     return s;
 }
@@ -647,9 +688,10 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
 
     LinkDefaults defaults;
     uint64_t buffer = 32ULL << 20;
+    uint64_t relayBuffer = 0;
     if (root["defaults"])
     {
-        ParseDefaults(in, root["defaults"], defaults, buffer);
+        ParseDefaults(in, root["defaults"], defaults, buffer, relayBuffer);
     }
     std::vector<DimensionSpec> dims;
     uint64_t perServer = 1;
@@ -707,6 +749,7 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
 
     Fabric fabric(name);
     fabric.SetDefaultSwitchBuffer(buffer);
+    fabric.SetRelayBuffer(relayBuffer);
     for (uint64_t i = 0; i < npus; ++i)
     {
         fabric.AddNpu();
@@ -768,7 +811,12 @@ ReadFabricYaml(const std::string& path, RoutingAlgorithm& routing)
         root["npu_forwarding"] ? in.String(root["npu_forwarding"], "npu_forwarding") : "auto";
     if (forwarding == "auto")
     {
-        fabric.SetNpuForwarding(HasNpuToNpuLinks(fabric) || NpusNeedForwarding(fabric));
+        // Dimension-order routing moves a message one dimension at a time: the NPU where it
+        // turns from one dimension into the next carries it.
+        const bool turnsAtNpus =
+            routing == RoutingAlgorithm::DimensionOrder && fabric.GetDimensions().size() > 1;
+        fabric.SetNpuForwarding(HasNpuToNpuLinks(fabric) || NpusNeedForwarding(fabric) ||
+                                turnsAtNpus);
     }
     else
     {

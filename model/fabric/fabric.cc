@@ -275,6 +275,18 @@ Fabric::GetDefaultSwitchBuffer() const
     return m_defaultSwitchBuffer;
 }
 
+void
+Fabric::SetRelayBuffer(uint64_t bytes)
+{
+    m_relayBuffer = bytes;
+}
+
+uint64_t
+Fabric::GetRelayBuffer() const
+{
+    return m_relayBuffer;
+}
+
 const Fabric::Graph&
 Fabric::GetGraph() const
 {

@@ -141,6 +141,8 @@ class Fabric
 
     /** \param bytes buffer given to switches added from now on */
     void SetDefaultSwitchBuffer(uint64_t bytes);
+    /** \param bytes packet buffer of every relaying NPU; 0 keeps ns3::NpuRelay::BufferBytes */
+    void SetRelayBuffer(uint64_t bytes);
     /** \param node a switch \param bytes its shared buffer */
     void SetSwitchBuffer(uint32_t node, uint64_t bytes);
     /** \param forwards whether every NPU may carry transit traffic */
@@ -192,6 +194,8 @@ class Fabric
     uint64_t GetStructuralBisection() const;
     /** \return the default switch buffer in bytes */
     uint64_t GetDefaultSwitchBuffer() const;
+    /** \return the relaying NPUs' buffer in bytes; 0: ns3::NpuRelay::BufferBytes */
+    uint64_t GetRelayBuffer() const;
 
     /** \return the Boost graph (vertex index = node id, edge_index = link id) */
     const Graph& GetGraph() const;
@@ -212,6 +216,7 @@ class Fabric
     std::vector<FabricDimension> m_dimensions;         //!< dimension metadata
     uint64_t m_defaultSwitchBuffer{32ULL << 20};       //!< buffer of new switches
     uint64_t m_structuralBisection{0};                 //!< from the builder, 0 = unknown
+    uint64_t m_relayBuffer{0};                         //!< relay buffer, 0 = the attribute
 };
 
 } // namespace ns3

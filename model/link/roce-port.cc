@@ -139,6 +139,21 @@ RocePort::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RocePort::m_creditReturnDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CreditUpdateBytes",
+                          "Credit flow control: buffer freed here goes back to the peer "
+                          "in one credit update once this many bytes of a virtual channel "
+                          "are pending (or CreditUpdateInterval after the first of them); "
+                          "0 or 1 returns every frame's credits on their own",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RocePort::m_creditUpdateBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CreditUpdateInterval",
+                          "Credit flow control with CreditUpdateBytes > 1: the longest "
+                          "freed credits wait for their update; 0 sends the credits freed "
+                          "at one instant together",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RocePort::m_creditUpdateInterval),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("PipelineLatency",
                           "Time from a frame's last bit arriving at this port to its owner "
                           "receiving it (a scale-up switch's port-to-port latency); PFC "
@@ -319,11 +334,61 @@ RocePort::ChargeCredits(RoceFrame& frame)
 void
 RocePort::ReturnCredits(uint8_t priority, uint32_t bytes)
 {
-    Ptr<RocePort> peer = GetPeer();
-    if (!peer || bytes == 0)
+    if (!GetPeer() || bytes == 0)
     {
         return;
     }
+    if (m_creditUpdateBytes <= 1)
+    {
+        SendCreditUpdate(priority, bytes);
+        return;
+    }
+    // Coalesce: one update per CreditUpdateBytes freed, or when the oldest waited the
+    // interval. The timer is not cancelled when bytes flush first; it re-arms itself
+    // for the credits still pending, so a steady stream costs one event per interval.
+    if (m_pendingCredits[priority] == 0)
+    {
+        m_pendingSince[priority] = Simulator::Now();
+    }
+    m_pendingCredits[priority] += bytes;
+    if (m_pendingCredits[priority] >= m_creditUpdateBytes)
+    {
+        const uint64_t pending = m_pendingCredits[priority];
+        m_pendingCredits[priority] = 0;
+        SendCreditUpdate(priority, pending);
+        return;
+    }
+    if (!m_creditFlush[priority].IsRunning())
+    {
+        m_creditFlush[priority] =
+            Simulator::Schedule(m_creditUpdateInterval, &RocePort::FlushCredits, this, priority);
+    }
+}
+
+void
+RocePort::FlushCredits(uint8_t priority)
+{
+    if (m_pendingCredits[priority] == 0)
+    {
+        return;
+    }
+    const Time due = m_pendingSince[priority] + m_creditUpdateInterval;
+    if (Simulator::Now() < due)
+    {
+        m_creditFlush[priority] =
+            Simulator::Schedule(due - Simulator::Now(), &RocePort::FlushCredits, this, priority);
+        return;
+    }
+    const uint64_t pending = m_pendingCredits[priority];
+    m_pendingCredits[priority] = 0;
+    SendCreditUpdate(priority, pending);
+}
+
+void
+RocePort::SendCreditUpdate(uint8_t priority, uint64_t bytes)
+{
+    Ptr<RocePort> peer = GetPeer();
+    ++m_counters.creditUpdates;
     Simulator::ScheduleWithContext(peer->GetNode() ? peer->GetNode()->GetId() : 0,
                                    GetLinkDelay() + m_creditReturnDelay,
                                    &RocePort::AddCredits,
@@ -333,7 +398,7 @@ RocePort::ReturnCredits(uint8_t priority, uint32_t bytes)
 }
 
 void
-RocePort::AddCredits(uint8_t priority, uint32_t bytes)
+RocePort::AddCredits(uint8_t priority, uint64_t bytes)
 {
     m_credits[priority] += bytes;
     NS_ABORT_MSG_IF(m_credits[priority] > m_creditBytes,
@@ -367,6 +432,7 @@ RocePort::DoDispose()
         m_pauseExpiry[p].Cancel();
         m_refresh[p].Cancel();
         m_watchdog[p].Cancel();
+        m_creditFlush[p].Cancel();
     }
     m_owner = nullptr;
     m_channel = nullptr;

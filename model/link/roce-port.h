@@ -122,7 +122,9 @@ class RocePortOwner
  * channel (priority): CreditBytes of the peer's buffer to begin with, a frame's size on
  * the wire charged when it starts, given back by the peer when the frame leaves its
  * buffer (RoceFrame::ReturnCredits), usable here after the cable's delay and
- * CreditReturnDelay. A channel holding less than CreditFrameBytes cannot send, which
+ * CreditReturnDelay, in updates of CreditUpdateBytes (or after CreditUpdateInterval)
+ * rather than per frame when those are set. A channel holding less than
+ * CreditFrameBytes cannot send, which
  * owners see through CanSend() exactly as a pause; no PFC frame is involved. A link
  * may also have its own framing (PacketHeaderBytes > 0): a frame's payload travels in
  * packets of at most PacketPayloadBytes, each with that header, rounded up to
@@ -202,6 +204,17 @@ class RocePort : public NetDevice
     GetBlockedMask() const
     {
         return m_pausedMask | m_creditStalledMask;
+    }
+
+    /**
+     * \param priority a virtual channel, 0..7
+     * \return when the wire became free for \p priority without credits (meaningful
+     *         while IsCreditStalled)
+     */
+    Time
+    GetCreditStallStart(uint8_t priority) const
+    {
+        return m_stallStart[priority];
     }
 
     /** \return true if the port uses link-level credit flow control */
@@ -314,6 +327,7 @@ class RocePort : public NetDevice
         uint64_t pfcIgnored{0};             //!< pause frames ignored while the watchdog restores
         uint64_t watchdogDrops{0};          //!< frames the watchdog dropped (also in lostFrames)
         uint64_t watchdogDroppedPayload{0}; //!< their message payload (also in lostPayload)
+        uint64_t creditUpdates{0};          //!< credit updates sent back to the peer
         uint64_t creditStalls{0};           //!< times the wire went idle for lack of credits
         std::array<Time, kNumPriorities> creditStallTime{}; //!< wire idle for lack of credits
         uint64_t failedFrames{0};  //!< frames lost because the link was down (in lostFrames)
@@ -458,7 +472,11 @@ class RocePort : public NetDevice
     /** \p priority has been paused for the watchdog timeout: break the storm. */
     void WatchdogFired(uint8_t priority);
     /** Credits freed at the peer have arrived. */
-    void AddCredits(uint8_t priority, uint32_t bytes);
+    void AddCredits(uint8_t priority, uint64_t bytes);
+    /** Send the pending credits of \p priority if the oldest waited CreditUpdateInterval. */
+    void FlushCredits(uint8_t priority);
+    /** Send the peer \p bytes of credits of \p priority: usable there after the delays. */
+    void SendCreditUpdate(uint8_t priority, uint64_t bytes);
     /** Charge \p frame to the credits of its priority (credit flow control). */
     void ChargeCredits(RoceFrame& frame);
     /** Size \p frame by this link's framing (or back to RoCEv2's) before it is sent. */
@@ -513,6 +531,11 @@ class RocePort : public NetDevice
     std::array<uint64_t, kNumPriorities> m_credits{}; //!< credits left per VC
     uint8_t m_creditStalledMask{0};                   //!< bit p: VC p out of credits
     std::array<Time, kNumPriorities> m_stallStart{};  //!< wire free while VC p is stalled
+    uint32_t m_creditUpdateBytes{0};                  //!< credits per update; <= 1: per frame
+    Time m_creditUpdateInterval;                      //!< longest wait of freed credits
+    std::array<uint64_t, kNumPriorities> m_pendingCredits{}; //!< freed, not yet sent back
+    std::array<Time, kNumPriorities> m_pendingSince{};       //!< oldest pending credit
+    std::array<EventId, kNumPriorities> m_creditFlush;       //!< interval timer per VC
 
     Counters m_counters;
 

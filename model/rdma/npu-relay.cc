@@ -170,10 +170,13 @@ NpuRelay::Configure(uint32_t maxFrameBytes)
         const Time pipelines =
             m_ports[i]->GetPipelineLatency() +
             (peer ? peer->GetTransmitLatency() + peer->GetPfcResponseTime() : Time(0));
+        // A credit link's peer sends only into the buffer its credits grant: carve it.
+        const uint64_t credits =
+            m_ports[i]->HasCreditFlowControl() ? m_ports[i]->GetCreditBytes() : 0;
         ports.push_back({m_ports[i]->GetRateBps(),
                          m_ports[i]->GetLinkDelay(),
                          m_pfcPriorities[i],
-                         0,
+                         credits,
                          pipelines});
     }
     try
@@ -201,7 +204,8 @@ NpuRelay::Enqueue(uint32_t inPort, uint32_t outPort, RoceFrame&& frame)
                         "node " << m_nodeId << " relays a frame but its relay is not configured");
     const RoceHeader& h = *frame.header;
     const uint8_t prio = h.priority;
-    const uint32_t bufferBytes = frame.wireBytes - wire::PhyOverheadBytes();
+    // A frame from a scale-up link carries that link's framing and no Ethernet overhead.
+    const uint32_t bufferBytes = frame.wireBytes - m_ports[inPort]->GetPhyOverheadBytes();
     if (m_mmu->Admit(inPort, outPort, prio, bufferBytes) == SharedBufferMmu::DROP)
     {
         ++m_counters.drops;

@@ -10,6 +10,7 @@
 #include "ns3/flow-hash.h"
 #include "ns3/ib-ack-timeout.h"
 #include "ns3/in-network-flag.h"
+#include "ns3/input-error.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/reduction-member.h"
@@ -61,6 +62,15 @@ RdmaNic::GetTypeId()
                           "always a message's last packet)",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ScaleUpAckInterval",
+                          "On a queue pair whose whole path is scale-up (link-level "
+                          "reliable, credit flow control, no congestion control) the "
+                          "receiver acknowledges every this many data packets (and always "
+                          "a message's last packet, and at once on a gap); default 64, "
+                          "one ACK per 16 KiB of 256-byte packets (doc/fabrics.md)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaNic::m_scaleUpAckInterval),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("AckTimeout",
                           "InfiniBand Local ACK Timeout exponent: a queue pair without "
@@ -398,7 +408,8 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
                  Time baseRtt,
                  uint32_t hops,
                  bool congestionControl,
-                 uint32_t mtu)
+                 uint32_t mtu,
+                 bool linkReliable)
 {
     NS_ABORT_MSG_IF(priority >= kNumPriorities, "priority " << unsigned(priority));
     auto qp = CreateObject<RdmaQueuePair>();
@@ -423,6 +434,7 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     rx.srcNode = m_nodeId;
     rx.srcQpn = qp->m_qpn;
     rx.priority = priority;
+    rx.ackInterval = linkReliable ? peer->m_scaleUpAckInterval : 0;
     rx.bitmap.SetCapacity(peer->m_transport == UNORDERED
                               ? UINT64_MAX
                               : static_cast<uint64_t>(peer->m_bitmapPackets) * qp->m_mtu);
@@ -432,6 +444,16 @@ RdmaNic::Connect(Ptr<RdmaNic> peer,
     qp->m_nic = this;
     qp->m_cc = factory.Create<RdmaCongestionOps>();
     qp->m_cc->Init(PeekPointer(qp));
+    // A window below the coalesced ACK's span would wait for an ACK that never comes.
+    const uint64_t ackSpan = static_cast<uint64_t>(rx.ackInterval) * qp->m_mtu;
+    if (linkReliable && qp->GetWindowBytes() > 0 && qp->GetWindowBytes() < ackSpan)
+    {
+        throw InputError("node " + std::to_string(m_nodeId) + ": a scale-up queue pair's " +
+                         std::to_string(qp->GetWindowBytes()) +
+                         "-byte window is below ns3::RdmaNic::ScaleUpAckInterval x its " +
+                         std::to_string(qp->m_mtu) + "-byte packets (" + std::to_string(ackSpan) +
+                         " B): it would wait for an ACK");
+    }
     m_qps.push_back(qp);
     return qp;
 }
@@ -938,7 +960,8 @@ RdmaNic::ReceiveData(const RoceHeader& h)
     }
 
     ++rx.unackedPackets;
-    if (h.Has(RoceHeader::LAST) || rx.unackedPackets >= m_ackInterval)
+    const uint32_t ackInterval = rx.ackInterval > 0 ? rx.ackInterval : m_ackInterval;
+    if (h.Has(RoceHeader::LAST) || rx.unackedPackets >= ackInterval)
     {
         RoceHeader ack = MakeReply(RoceHeader::ACK, h);
         ack.seq = rx.expected;

@@ -114,6 +114,8 @@ class RdmaNic
      * \param congestionControl false: the queue pair runs without congestion control
      *        (CcNone, line rate), as on a path inside a scale-up domain
      * \param mtu payload per packet; 0 takes the NIC's Mtu
+     * \param linkReliable the whole path is scale-up (link-level reliable): the peer
+     *        acknowledges every ScaleUpAckInterval packets instead of AckInterval
      * \return the queue pair
      */
     Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> peer,
@@ -121,7 +123,8 @@ class RdmaNic
                                Time baseRtt,
                                uint32_t hops,
                                bool congestionControl = true,
-                               uint32_t mtu = 0);
+                               uint32_t mtu = 0,
+                               bool linkReliable = false);
 
     /**
      * \param peer the NIC of a destination node
@@ -357,6 +360,7 @@ class RdmaNic
     // Attributes
     uint32_t m_mtu;
     uint32_t m_ackInterval;
+    uint32_t m_scaleUpAckInterval; //!< AckInterval of queue pairs on all-scale-up paths
     uint32_t m_ackTimeoutExponent;
     uint32_t m_retryCount;
     Time m_rto;

@@ -25,6 +25,7 @@ struct RdmaRxQueuePair
     uint64_t expected{0};           //!< next in-order byte
     uint64_t messageBegin{0};       //!< first byte of the message being received
     uint32_t unackedPackets{0};     //!< packets since the last ACK
+    uint32_t ackInterval{0};        //!< packets per ACK; 0: the NIC's AckInterval
     bool ecnSinceAck{false};        //!< a CE mark arrived since the last ACK
     uint64_t nackedSeq{UINT64_MAX}; //!< expected value last NACKed
     Time lastNack;                  //!< when it was NACKed

@@ -53,7 +53,9 @@ EditDepartingFrame(QueuedFrame& q,
                    uint64_t portBytes)
 {
     DepartureEdit edit;
-    if (!q.isData)
+    // Scale-up links (credit flow control, NVLink/NVSwitch class) carry neither ECN
+    // nor INT: a path's telemetry comes from its RoCE hops alone.
+    if (!q.isData || port.HasCreditFlowControl())
     {
         return edit;
     }

@@ -74,7 +74,8 @@ struct DepartureEdit
  * length, and stamp an INT hop record (the port's transmitted bytes, rate and queue)
  * on one that asks for telemetry, or fold the port's utilisation into the PINT field of
  * one that asks for HPCC-PINT (keeping the path's largest code). Control packets are
- * left as they are.
+ * left as they are, and so is everything leaving a port with link-level credit flow
+ * control (a scale-up port: NVLink-class links have neither ECN nor INT).
  * \param q the departing frame, already out of its queue
  * \param port the egress port
  * \param ecn the port's marking ramp, or null when marking is off

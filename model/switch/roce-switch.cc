@@ -411,7 +411,9 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     q.payload = h.payload;
     q.frame = std::move(frame);
     q.frame.priority = q.frame.header->priority;
+    // Scale-up egresses (credit flow control) mark at neither point.
     if (m_ecnEnabled && m_ecnMarkPoint == MARK_AT_ENQUEUE &&
+        !m_ports[out]->HasCreditFlowControl() &&
         MarkArrivingFrame(q,
                           EcnFor(out, q.frame.priority),
                           *m_rng,
