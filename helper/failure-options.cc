@@ -56,14 +56,14 @@ DescribeFailures(const RoceNetwork& net,
     for (const auto& f : failures)
     {
         text << ' ' << (f.isSwitch ? "switch " : "link ") << f.target << " down at "
-             << f.down.As(Time::US);
+             << FormatTime(f.down);
         if (f.up != Time::Max())
         {
-            text << ", up at " << f.up.As(Time::US);
+            text << ", up at " << FormatTime(f.up);
         }
         text << ';';
     }
-    text << " routes move " << schedule->GetDetectionDelay().As(Time::US)
+    text << " routes move " << FormatTime(schedule->GetDetectionDelay())
          << " after a change (FailureSchedule::DetectionDelay)";
     if (net.GetRoutes().GetAlgorithm() != RoutingAlgorithm::ShortestPath)
     {

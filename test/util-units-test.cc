@@ -246,6 +246,17 @@ TEST(Units, FormattedRatesReadBack)
     EXPECT_EQ(FormatRate(1500000), "1500Kbps");
 }
 
+TEST(Units, FormattedTimesAreExactAndReadBack)
+{
+    for (const Time t : {Seconds(1), MilliSeconds(30), NanoSeconds(2500), PicoSeconds(1), Time(0)})
+    {
+        EXPECT_EQ(ParseTime(FormatTime(t), "key"), t) << FormatTime(t);
+    }
+    EXPECT_EQ(FormatTime(Seconds(1)), "1s");
+    EXPECT_EQ(FormatTime(MicroSeconds(1500)), "1500us");
+    EXPECT_EQ(FormatTime(PicoSeconds(5120)), "5120ps");
+}
+
 TEST(Units, AttributeValuesGoToNs3Exactly)
 {
     EXPECT_EQ(UnitsToNs3String("ns3::DataRateValue", "100GBps", "--x"), "800000000000bps");

@@ -384,6 +384,22 @@ FormatRate(uint64_t bps)
 }
 
 std::string
+FormatTime(Time t)
+{
+    static const std::pair<int64_t, const char*> units[] = {
+        {1000000000000LL, "s"}, {1000000000LL, "ms"}, {1000000LL, "us"}, {1000LL, "ns"}};
+    const int64_t ps = t.GetPicoSeconds();
+    for (const auto& [scale, name] : units)
+    {
+        if (ps != 0 && ps % scale == 0)
+        {
+            return std::to_string(ps / scale) + name;
+        }
+    }
+    return std::to_string(ps) + "ps";
+}
+
+std::string
 UnitsToNs3String(const std::string& valueTypeName, const std::string& text, const std::string& what)
 {
     // ns-3 names some value types with their namespace ("ns3::TimeValue") and some

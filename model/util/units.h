@@ -81,6 +81,13 @@ Time ParseNs3Time(const std::string& text, const std::string& what);
 std::string FormatRate(uint64_t bps);
 
 /**
+ * \param t a duration
+ * \return it in the largest of s, ms, us, ns, ps that shows it exactly, e.g. "1s",
+ * "2500ns"; ParseTime reads it back
+ */
+std::string FormatTime(Time t);
+
+/**
  * An ns-3 attribute value given by a user, in ns-3's own syntax: rates (DataRateValue) and
  * times (TimeValue) are read with this grammar, so that "100" or "100GBps" mean what they
  * mean everywhere else, and handed on exactly ("100000000000bps", "1000000ps"); other
