@@ -414,6 +414,40 @@ TEST_F(NpuRelayTest, TooSmallRelayBufferIsAnInputError)
     }
 }
 
+// A relay port that neither the link nor the ECN map sets marks at the switch's default
+// for its rate (EcnThresholdMap::PeerDefault(): 100 Gb/s 400 KB/1600 KB, 25 Gb/s
+// 100 KB/400 KB), and a threshold set on the port wins.
+TEST_F(NpuRelayTest, UnsetRelayPortsTakeTheSwitchDefaultByRate)
+{
+    const std::pair<uint64_t, EcnThresholds> cases[] = {
+        {kRate, EcnThresholds{400'000, 1'600'000, 0.2}},
+        {25'000'000'000, EcnThresholds{100'000, 400'000, 0.2}}};
+    for (const auto& [rate, expected] : cases)
+    {
+        LinkSettings link;
+        link.rateBps = rate;
+        link.delayPs = 1'000'000;
+        const Fabric ring =
+            BuildMultiDim("ring", {DimensionSpec{DimensionTopology::Ring, 4, link, "ring"}});
+        RoceNetwork net;
+        InstallFabric(ring, ComputeRouting(ring, RoutingAlgorithm::ShortestPath), net, kMtu);
+        Ptr<NpuRelay> relay = net.GetNic(0)->GetRelay();
+        ASSERT_TRUE(relay->IsConfigured());
+        ASSERT_GT(net.GetNic(0)->GetNPorts(), 0u);
+        for (uint32_t port = 0; port < net.GetNic(0)->GetNPorts(); ++port)
+        {
+            const EcnThresholds got = relay->GetEcnThresholds(port);
+            EXPECT_EQ(got.kminBytes, expected.kminBytes) << rate << " port " << port;
+            EXPECT_EQ(got.kmaxBytes, expected.kmaxBytes) << rate << " port " << port;
+            EXPECT_DOUBLE_EQ(got.pmax, expected.pmax) << rate << " port " << port;
+        }
+        relay->SetEcnThresholds(0, EcnThresholds{20'000, 100'000, 0.5});
+        EXPECT_EQ(relay->GetEcnThresholds(0).kminBytes, 20'000u);
+        EXPECT_EQ(relay->GetEcnThresholds(0).kmaxBytes, 100'000u);
+        Simulator::Destroy();
+    }
+}
+
 // defaults.relay_buffer in a fabric file sizes every relay, in the unit grammar; a bad
 // value names the file, the line and the key, and one too small for the relay's
 // reserve and headroom names the key and the node at install.

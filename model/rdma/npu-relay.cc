@@ -5,7 +5,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/double.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/roce-header.h"
@@ -40,21 +39,13 @@ NpuRelay::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NpuRelay::m_ecnEnabled),
                           MakeBooleanChecker())
-            .AddAttribute("EcnKmin",
-                          "Default egress queue bytes where ECN marking starts",
-                          UintegerValue(100 * 1024),
-                          MakeUintegerAccessor(&NpuRelay::m_ecnKmin),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("EcnKmax",
-                          "Default egress queue bytes above which every packet is marked",
-                          UintegerValue(400 * 1024),
-                          MakeUintegerAccessor(&NpuRelay::m_ecnKmax),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("EcnPmax",
-                          "Default marking probability at Kmax",
-                          DoubleValue(0.2),
-                          MakeDoubleAccessor(&NpuRelay::m_ecnPmax),
-                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("EcnMap",
+                          "ECN thresholds of egress ports that nothing else sets, by port "
+                          "rate, as a switch's (RoceSwitch::EcnMap); the default is "
+                          "EcnThresholdMap::PeerDefault()",
+                          EcnThresholdMapValue(EcnThresholdMap::PeerDefault()),
+                          MakeEcnThresholdMapAccessor(&NpuRelay::m_ecnMap),
+                          MakeEcnThresholdMapChecker())
             .AddAttribute("StrictPriorities",
                           "Bit mask of transit priorities served strictly before the others "
                           "and before the NPU's own data (control traffic on priority 7)",
@@ -126,7 +117,7 @@ NpuRelay::AddPort(Ptr<RocePort> port)
     m_ports.push_back(port);
     m_egress.emplace_back();
     m_egress.back().Configure(m_strictMask, m_quantum);
-    m_ecn.push_back(EcnThresholds{m_ecnKmin, m_ecnKmax, m_ecnPmax});
+    m_ecn.emplace_back();
     m_pfcPriorities.emplace_back();
     m_held.emplace_back();
     return index;
@@ -151,10 +142,15 @@ NpuRelay::SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds)
     m_ecn.at(port) = thresholds;
 }
 
-const EcnThresholds&
+EcnThresholds
 NpuRelay::GetEcnThresholds(uint32_t port) const
 {
-    return m_ecn.at(port);
+    if (m_ecn.at(port))
+    {
+        return *m_ecn[port];
+    }
+    const EcnMapEntry entry = m_ecnMap.Lookup(m_ports[port]->GetRateBps());
+    return EcnThresholds{entry.kminBytes, entry.kmaxBytes, entry.pmax};
 }
 
 void
@@ -187,6 +183,10 @@ NpuRelay::Configure(uint32_t maxFrameBytes)
     {
         throw InputError("node " + std::to_string(m_nodeId) +
                          ": relay (ns3::NpuRelay::BufferBytes): " + e.what());
+    }
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        m_ecn[i] = GetEcnThresholds(i); // the marking path reads the resolved ramp
     }
     m_configured = true;
 }
@@ -279,7 +279,7 @@ NpuRelay::Dequeue(RocePort& port, RoceFrame& frame)
     m_queueTrace(out, m_egress[out].GetTotalBytes());
     const DepartureEdit edit = EditDepartingFrame(q,
                                                   port,
-                                                  m_ecnEnabled ? &m_ecn[out] : nullptr,
+                                                  m_ecnEnabled ? &*m_ecn[out] : nullptr,
                                                   *m_rng,
                                                   m_egress[out].GetBytes(prio),
                                                   m_egress[out].GetTotalBytes());

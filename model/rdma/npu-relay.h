@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_NPU_RELAY_H
 #define MLFABRIC_NPU_RELAY_H
 
+#include "ns3/ecn-threshold-map.h"
 #include "ns3/egress-marking.h"
 #include "ns3/egress-queues.h"
 #include "ns3/object.h"
@@ -91,8 +92,11 @@ class NpuRelay : public Object
      * \param thresholds its ECN marking ramp
      */
     void SetEcnThresholds(uint32_t port, const EcnThresholds& thresholds);
-    /** \param port egress port index \return its ECN marking ramp */
-    const EcnThresholds& GetEcnThresholds(uint32_t port) const;
+    /**
+     * \param port egress port index
+     * \return its ECN marking ramp: the one set, else EcnMap's entry for the port's rate
+     */
+    EcnThresholds GetEcnThresholds(uint32_t port) const;
 
     /**
      * Size the buffer accounting once every port is added. Throws InputError if
@@ -171,7 +175,7 @@ class NpuRelay : public Object
     uint32_t m_nodeId{0};
     std::vector<Ptr<RocePort>> m_ports;
     std::deque<EgressQueues> m_egress; //!< deque: frames are move-only, ports never relocate
-    std::vector<EcnThresholds> m_ecn;
+    std::vector<std::optional<EcnThresholds>> m_ecn; //!< set per port; Configure fills the rest
     std::vector<std::optional<uint8_t>> m_pfcPriorities;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<UniformRandomVariable> m_rng;
@@ -183,9 +187,7 @@ class NpuRelay : public Object
     // Attributes
     uint64_t m_bufferBytes;
     bool m_ecnEnabled;
-    uint64_t m_ecnKmin;
-    uint64_t m_ecnKmax;
-    double m_ecnPmax;
+    EcnThresholdMap m_ecnMap;
     uint8_t m_strictMask;
     uint32_t m_quantum;
     uint32_t m_transitWeight;
