@@ -42,6 +42,12 @@ InstallReplayJob(ReplayJob& job,
                        ? TrimReplaySystemConfig(settings.system, job.dimensions.size())
                        : settings.system;
     setup.physicalDimensions = job.dimensions;
+    if (settings.ncclDimensions.size() >= job.dimensions.size())
+    {
+        // A job uses the network's lowest dimensions.
+        setup.ncclDimensions.assign(settings.ncclDimensions.begin(),
+                                    settings.ncclDimensions.begin() + job.dimensions.size());
+    }
     setup.groups = job.groups;
     setup.remoteMemory = settings.remoteMemory;
     if (!job.engine)

@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_REPLAY_JOB_INSTALL_H
 #define MLFABRIC_REPLAY_JOB_INSTALL_H
 
+#include "ns3/nccl-tuner.h"
 #include "ns3/network-backend.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
@@ -26,6 +27,7 @@ struct ReplayInstallSettings
 {
     SystemConfig system;                            //!< the run's system configuration
     std::optional<RemoteMemoryConfig> remoteMemory; //!< each job gets its own, if given
+    std::vector<NcclDimension> ncclDimensions;      //!< the network's, for the nccl choice
     uint32_t cpuSlots{1};                           //!< host-side operations at once
     uint32_t computeSlots{1};                       //!< device compute nodes at once
     uint32_t commSlots{1};                          //!< collectives and sends at once

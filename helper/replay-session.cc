@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/replay-job-collect.h"
 #include "ns3/replay-job-placement.h"
+#include "ns3/replay-nccl-dimensions.h"
 #include "ns3/replay-system.h"
 #include "ns3/simulator.h"
 
@@ -121,6 +122,7 @@ ReplaySession::Install(const ReplaySessionInputs& inputs)
     settings.system = inputs.systemPath.empty()
                           ? DefaultReplaySystemConfig(m_net.physicalDimensions.size())
                           : LoadSystemConfig(inputs.systemPath);
+    settings.ncclDimensions = ReplayNcclDimensions(m_net.fabric.fabric, m_net.physicalDimensions);
     if (!inputs.remoteMemoryPath.empty())
     {
         settings.remoteMemory = LoadRemoteMemoryConfig(inputs.remoteMemoryPath);

@@ -49,7 +49,11 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
         name = name.substr(onePrefix.size());
         name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
     }
-    if (name == "ring")
+    if (name == "nccl" && !spec.flat)
+    {
+        spec.nccl = true;
+    }
+    else if (name == "ring")
     {
         spec.algorithm = CollectiveAlgorithm::Ring;
     }
@@ -86,7 +90,7 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
         throw InputError(where + ": unknown implementation \"" + text +
                          "\" (expected ring, oneRing, direct, directN, oneDirect, oneDirectN, "
                          "halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, "
-                         "inNetwork, pat or onePat)");
+                         "inNetwork, pat, onePat or nccl)");
     }
     return spec;
 }
@@ -94,6 +98,10 @@ ParseAlgorithmSpec(const std::string& text, const std::string& where)
 std::string
 ToString(const AlgorithmSpec& spec)
 {
+    if (spec.nccl)
+    {
+        return "nccl";
+    }
     std::string name;
     switch (spec.algorithm)
     {

@@ -45,20 +45,22 @@ struct AlgorithmSpec
     CollectiveAlgorithm algorithm{CollectiveAlgorithm::Ring}; //!< the algorithm
     uint32_t window{0}; //!< Direct only: messages in flight; 0 means one per peer
     bool flat{false};   //!< the "one*" variants: one dimension spanning every NPU
+    bool nccl{false};   //!< "nccl": the planner picks per collective as NCCL's tuner does
 
     /** \param other another spec \return true if both are the same */
     bool
     operator==(const AlgorithmSpec& other) const
     {
-        return algorithm == other.algorithm && window == other.window && flat == other.flat;
+        return algorithm == other.algorithm && window == other.window && flat == other.flat &&
+               nccl == other.nccl;
     }
 };
 
 /**
  * \ingroup mlfabric-collective
  * Parse an implementation name: ring, oneRing, direct, directN, oneDirect, oneDirectN,
- * halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, inNetwork, pat, onePat
- * (N = window, decimal).
+ * halvingDoubling, oneHalvingDoubling, doubleBinaryTree, nvls, inNetwork, pat, onePat,
+ * nccl (N = window, decimal).
  * \param text the name
  * \param where file, line and key, for the error message
  * \return the spec

@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
+#include <numeric>
+#include <set>
 
 namespace ns3
 {
@@ -74,9 +77,12 @@ PhaseOutputBytes(CollectiveType op, uint64_t input, uint32_t n)
 
 } // namespace
 
-CollectivePlanner::CollectivePlanner(SystemConfig config, std::vector<uint32_t> physicalDimensions)
+CollectivePlanner::CollectivePlanner(SystemConfig config,
+                                     std::vector<uint32_t> physicalDimensions,
+                                     std::vector<NcclDimension> ncclDimensions)
     : m_config(std::move(config))
     , m_physical(std::move(physicalDimensions))
+    , m_nccl(std::move(ncclDimensions))
 {
     if (m_physical.empty())
     {
@@ -105,16 +111,22 @@ CollectivePlanner::CollectivePlanner(SystemConfig config, std::vector<uint32_t> 
 }
 
 std::shared_ptr<const CollectiveTopology>
-CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) const
+CollectivePlanner::WorldTopology(CollectiveType type,
+                                 const std::vector<AlgorithmSpec>& algorithms,
+                                 const std::string& where) const
 {
     const CollectiveType key =
         type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : type;
-    auto cached = m_worldTopologies.find(key);
+    // The topology depends on the dimensions listed up to the first "one*" entry.
+    const auto firstFlat =
+        std::find_if(algorithms.begin(), algorithms.end(), [](const auto& a) { return a.flat; });
+    const size_t used = static_cast<size_t>(firstFlat - algorithms.begin());
+    const auto cacheKey = std::make_pair(key, 2 * used + (firstFlat != algorithms.end() ? 1 : 0));
+    auto cached = m_worldTopologies.find(cacheKey);
     if (cached != m_worldTopologies.end())
     {
         return cached->second;
     }
-    const auto& algorithms = m_config.GetImplementation(key);
     if (algorithms.empty())
     {
         throw InputError(m_config.source + ": no " + ImplementationKey(key) + " given, needed by " +
@@ -150,23 +162,17 @@ CollectivePlanner::WorldTopology(CollectiveType type, const std::string& where) 
     }
     auto topology =
         std::make_shared<const CollectiveTopology>(CollectiveTopology::Grid(dims, m_worldSize));
-    m_worldTopologies[key] = topology;
+    m_worldTopologies[cacheKey] = topology;
     return topology;
 }
 
 std::vector<AlgorithmSpec>
 CollectivePlanner::PlanGroup(CollectivePlan& plan,
                              const CommGroup& group,
-                             const std::string& where) const
+                             const std::vector<AlgorithmSpec>& algorithms) const
 {
     const CollectiveType key =
         plan.type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : plan.type;
-    const auto& algorithms = m_config.GetImplementation(key);
-    if (algorithms.empty())
-    {
-        throw InputError(m_config.source + ": no " + ImplementationKey(key) + " given, needed by " +
-                         ToString(plan.type) + " at " + where);
-    }
     plan.handoffNs = m_config.GetEndpointDelayNs();
     const std::string groupName = "group '" + group.GetName() + "'";
     // A dimension's algorithm that cannot run on the group's part of it becomes a ring,
@@ -216,6 +222,167 @@ CollectivePlanner::PlanGroup(CollectivePlan& plan,
                                  " dimension(s), the group spans " + dimension + ": ring there");
         }
         perDimension.push_back(AlgorithmSpec{});
+    }
+    return perDimension;
+}
+
+std::vector<AlgorithmSpec>
+CollectivePlanner::Implementation(CollectivePlan& plan, const Request& request) const
+{
+    const CollectiveType key =
+        plan.type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : plan.type;
+    const auto& algorithms = m_config.GetImplementation(key);
+    if (algorithms.empty())
+    {
+        throw InputError(m_config.source + ": no " + ImplementationKey(key) + " given, needed by " +
+                         ToString(plan.type) + " at " + request.where);
+    }
+    const bool nccl =
+        std::any_of(algorithms.begin(), algorithms.end(), [](const auto& a) { return a.nccl; });
+    if (!nccl)
+    {
+        return algorithms;
+    }
+    if (algorithms.size() != 1)
+    {
+        throw InputError(m_config.source + ": " + ImplementationKey(key) +
+                         ": nccl chooses for every dimension and must be the only entry");
+    }
+    if (key == CollectiveType::AllToAll)
+    {
+        throw InputError(m_config.source + ": " + ImplementationKey(key) +
+                         ": nccl chooses among all-reduce, reduce-scatter and all-gather "
+                         "algorithms only (NCCL runs all-to-all as point-to-point sends); "
+                         "give direct, ring or halvingDoubling");
+    }
+    if (m_nccl.size() != m_physical.size())
+    {
+        throw InputError(m_config.source + ": " + ImplementationKey(key) +
+                         ": nccl needs the bandwidth of each network dimension, which this "
+                         "network does not give (needed by " +
+                         request.where + ")");
+    }
+    return ResolveNccl(plan, request);
+}
+
+std::vector<AlgorithmSpec>
+CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) const
+{
+    const CollectiveType key =
+        plan.type == CollectiveType::ReduceScatterBlock ? CollectiveType::ReduceScatter : plan.type;
+    const bool subGroup = request.group && request.group->GetSize() < m_worldSize;
+    std::vector<uint32_t> ranks(m_worldSize);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    if (subGroup)
+    {
+        ranks = request.group->GetRanks();
+    }
+    const std::string who = subGroup ? "group '" + request.group->GetName() + "'" : "the world";
+    // NCCL's node is a scale-up domain: ranks that differ only in scale-up coordinates.
+    const size_t dims = m_physical.size();
+    std::vector<std::set<uint32_t>> coordinates(dims);
+    std::set<uint64_t> nodes;
+    for (uint32_t rank : ranks)
+    {
+        uint64_t node = 0;
+        uint32_t rest = rank;
+        for (size_t d = 0; d < dims; ++d)
+        {
+            const uint32_t c = rest % m_physical[d];
+            rest /= m_physical[d];
+            coordinates[d].insert(c);
+            if (!m_nccl[d].scaleUp)
+            {
+                node = node * m_physical[d] + c;
+            }
+        }
+        nodes.insert(node);
+    }
+    constexpr double kNone = std::numeric_limits<double>::infinity();
+    double intra = kNone;
+    double inter = kNone;
+    std::vector<uint32_t> spanned;
+    for (size_t d = 0; d < dims; ++d)
+    {
+        if (coordinates[d].size() < 2)
+        {
+            continue;
+        }
+        spanned.push_back(static_cast<uint32_t>(d));
+        if (m_nccl[d].npuGBps <= 0)
+        {
+            throw InputError(m_config.source + ": nccl: dimension " + std::to_string(d) +
+                             " gives its NPUs no bandwidth (needed by " + request.where + ")");
+        }
+        double& bw = m_nccl[d].scaleUp ? intra : inter;
+        bw = std::min(bw, m_nccl[d].npuGBps);
+    }
+    if (spanned.empty())
+    {
+        return {AlgorithmSpec{}};
+    }
+    NcclGroupShape shape;
+    shape.ranks = static_cast<uint32_t>(ranks.size());
+    shape.nodes = static_cast<uint32_t>(nodes.size());
+    // NCCL's search gives a ring across nodes one speed inside and between nodes.
+    shape.interGBps = shape.nodes == 1 ? intra : inter;
+    shape.intraGBps = std::min(intra, inter);
+    const bool single = spanned.size() == 1;
+    const NcclDimension& only = m_nccl[spanned.front()];
+    shape.nvls = shape.nodes == 1 && single && only.scaleUp && only.oneSwitch;
+    shape.collNet =
+        m_config.ncclCollNetEnable && shape.nodes >= 2 && single && !only.scaleUp && only.oneSwitch;
+    // NCCL sizes an all-gather by its output; comm_size is a rank's input.
+    const uint64_t bytes =
+        key == CollectiveType::AllGather ? request.bytes * shape.ranks : request.bytes;
+    const NcclAlgorithm choice = ChooseNcclAlgorithm(key, bytes, shape);
+    plan.notes.push_back(who + ": nccl for " + ToString(key) + " on " +
+                         std::to_string(shape.ranks) + " ranks in " + std::to_string(shape.nodes) +
+                         " node(s): " + DescribeNcclChoice(key, shape));
+
+    auto flat = [](CollectiveAlgorithm a)
+    {
+        AlgorithmSpec spec;
+        spec.algorithm = a;
+        spec.flat = true;
+        return std::vector<AlgorithmSpec>{spec};
+    };
+    std::vector<AlgorithmSpec> perDimension(dims);
+    switch (choice)
+    {
+    case NcclAlgorithm::Ring:
+        return flat(CollectiveAlgorithm::Ring);
+    case NcclAlgorithm::Pat:
+        return flat(CollectiveAlgorithm::Pat);
+    case NcclAlgorithm::Nvls:
+        perDimension[spanned.front()].algorithm = CollectiveAlgorithm::Nvls;
+        break;
+    case NcclAlgorithm::CollNet:
+        perDimension[spanned.front()].algorithm = CollectiveAlgorithm::InNetwork;
+        break;
+    case NcclAlgorithm::Tree:
+        for (uint32_t d : spanned)
+        {
+            // With localBWAware the lower dimensions reduce-scatter, which a tree cannot.
+            const bool lower = d != spanned.back() && m_config.collectiveOptimization ==
+                                                          CollectiveOptimization::LocalBwAware;
+            const uint32_t n = static_cast<uint32_t>(coordinates[d].size());
+            if (lower)
+            {
+                continue;
+            }
+            if (IsPowerOfTwo(n))
+            {
+                perDimension[d].algorithm = CollectiveAlgorithm::DoubleBinaryTree;
+            }
+            else
+            {
+                plan.notes.push_back(who + ": nccl tree: dimension " + std::to_string(d) + " has " +
+                                     std::to_string(n) +
+                                     " of its ranks, not a power of two: ring there");
+            }
+        }
+        break;
     }
     return perDimension;
 }
@@ -374,10 +541,14 @@ CollectivePlanner::Plan(const Request& request) const
     }
 
     const bool memberRing = m_config.groupDecomposition == GroupDecompositionMode::MemberRing;
-    std::vector<AlgorithmSpec> groupAlgorithms{AlgorithmSpec{}};
+    std::vector<AlgorithmSpec> algorithms{AlgorithmSpec{}};
+    if (native && (!subGroup || !memberRing))
+    {
+        algorithms = Implementation(*plan, request);
+    }
     if (subGroup && native && !memberRing)
     {
-        groupAlgorithms = PlanGroup(*plan, *request.group, request.where);
+        algorithms = PlanGroup(*plan, *request.group, algorithms);
     }
     else if (subGroup)
     {
@@ -388,7 +559,7 @@ CollectivePlanner::Plan(const Request& request) const
     else
     {
         plan->topology =
-            native ? WorldTopology(request.type, request.where)
+            native ? WorldTopology(request.type, algorithms, request.where)
                    : std::make_shared<const CollectiveTopology>(
                          CollectiveTopology::Grid({{m_worldSize, 1, 0, {}}}, m_worldSize));
         plan->handoffNs = m_config.GetEndpointDelayNs();
@@ -435,11 +606,10 @@ CollectivePlanner::Plan(const Request& request) const
     {
         if (subGroup)
         {
-            AddNativePhases(*plan, groupAlgorithms, {}, request.where);
+            AddNativePhases(*plan, algorithms, {}, request.where);
         }
         else
         {
-            const auto& algorithms = m_config.GetImplementation(request.type);
             // A named group spanning the world ignores the node's involved_dim.
             const std::vector<bool> involved =
                 request.group ? std::vector<bool>{} : request.involvedDimensions;

@@ -6,6 +6,7 @@
 
 #include "ns3/collective-plan.h"
 #include "ns3/comm-group.h"
+#include "ns3/nccl-tuner.h"
 #include "ns3/system-config.h"
 
 #include <map>
@@ -36,6 +37,15 @@ namespace ns3
  * dimension) runs a ring; the plan's notes say so. With group-decomposition
  * member-ring, every group runs one ring over its members, ASTRA-sim 2.0's behaviour.
  *
+ * An implementation list of "nccl" alone (all-reduce, reduce-scatter, all-gather) picks,
+ * per collective, the algorithm NCCL's tuner would (ChooseNcclAlgorithm) from its size and
+ * the group's shape over the fabric dimensions given at construction: ring as one ring
+ * over the members, tree as a double binary tree on each dimension (the highest only with
+ * localBWAware), nvls on a group inside
+ * one scale-up switch, pat over one rank per node, and in-network reduction on one
+ * scale-out switch when nccl-collnet-enable is set. The plan's notes give the choice per
+ * size class.
+ *
  * The collectives ASTRA-sim does not simulate run as one phase over the group in rank
  * order: BROADCAST as a chain from the root, REDUCE as a chain into the root, GATHER and
  * SCATTER directly between the root and every rank, BARRIER as a dissemination barrier
@@ -47,8 +57,12 @@ class CollectivePlanner
     /**
      * \param config the system configuration
      * \param physicalDimensions NPUs per network dimension, lowest first
+     * \param ncclDimensions per network dimension, its bandwidth and switch for the nccl
+     *        choice (empty: nccl cannot be used)
      */
-    CollectivePlanner(SystemConfig config, std::vector<uint32_t> physicalDimensions);
+    CollectivePlanner(SystemConfig config,
+                      std::vector<uint32_t> physicalDimensions,
+                      std::vector<NcclDimension> ncclDimensions = {});
 
     /** One collective to plan. */
     struct Request
@@ -94,8 +108,19 @@ class CollectivePlanner
 
   private:
     /** \return the logical dimensions a native collective uses on the whole world */
-    std::shared_ptr<const CollectiveTopology> WorldTopology(CollectiveType type,
-                                                            const std::string& where) const;
+    std::shared_ptr<const CollectiveTopology> WorldTopology(
+        CollectiveType type,
+        const std::vector<AlgorithmSpec>& algorithms,
+        const std::string& where) const;
+
+    /**
+     * The algorithms of a collective: the system JSON's list, or for "nccl" the per-dimension
+     * list of NCCL's choice for this request (with a note in \p plan).
+     */
+    std::vector<AlgorithmSpec> Implementation(CollectivePlan& plan, const Request& request) const;
+
+    /** The per-dimension list of NCCL's choice (Implementation for "nccl"). */
+    std::vector<AlgorithmSpec> ResolveNccl(CollectivePlan& plan, const Request& request) const;
 
     /** Fill the phases of a native collective. */
     void AddNativePhases(CollectivePlan& plan,
@@ -110,7 +135,7 @@ class CollectivePlanner
      */
     std::vector<AlgorithmSpec> PlanGroup(CollectivePlan& plan,
                                          const CommGroup& group,
-                                         const std::string& where) const;
+                                         const std::vector<AlgorithmSpec>& algorithms) const;
 
     /** Check that \p spec can run \p op on a dimension of \p size ranks. */
     void CheckAlgorithm(const AlgorithmSpec& spec,
@@ -118,11 +143,12 @@ class CollectivePlanner
                         uint32_t size,
                         const std::string& where) const;
 
-    SystemConfig m_config;            //!< the system configuration
-    std::vector<uint32_t> m_physical; //!< NPUs per network dimension
-    uint32_t m_worldSize{1};          //!< product of m_physical
-    mutable std::map<CollectiveType, std::shared_ptr<const CollectiveTopology>>
-        m_worldTopologies; //!< per native collective, built once
+    SystemConfig m_config;             //!< the system configuration
+    std::vector<uint32_t> m_physical;  //!< NPUs per network dimension
+    std::vector<NcclDimension> m_nccl; //!< per network dimension, for the nccl choice
+    uint32_t m_worldSize{1};           //!< product of m_physical
+    mutable std::map<std::pair<CollectiveType, size_t>, std::shared_ptr<const CollectiveTopology>>
+        m_worldTopologies; //!< per native collective and dimensions used, built once
 };
 
 } // namespace ns3

@@ -318,6 +318,11 @@ KnownKeys()
          {
              c.localMemBwGBps = r.BandwidthGBps();
          }},
+        {"nccl-collnet-enable",
+         [](const KeyReader& r, SystemConfig& c)
+         {
+             c.ncclCollNetEnable = r.Flag();
+         }},
         {"peak-perf",
          [](const KeyReader& r, SystemConfig& c)
          {

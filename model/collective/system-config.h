@@ -66,6 +66,7 @@ struct SystemConfig
     GroupDecompositionMode groupDecomposition{
         GroupDecompositionMode::Dimensions}; //!< group-decomposition (an mlfabric key)
 
+    bool ncclCollNetEnable{false}; //!< nccl-collnet-enable: nccl may choose in-network reduction
     std::vector<AlgorithmSpec> allReduceImplementation;     //!< all-reduce-implementation
     std::vector<AlgorithmSpec> reduceScatterImplementation; //!< reduce-scatter-implementation
     std::vector<AlgorithmSpec> allGatherImplementation;     //!< all-gather-implementation

@@ -84,8 +84,8 @@ ReplayEngine::Setup(const ReplaySetup& setup)
     m_groups = setup.groups;
     const uint32_t ranks = m_backend->GetRankCount();
     m_compute = ReplayComputeModel::FromSystem(setup.system);
-    auto planner =
-        std::make_shared<const CollectivePlanner>(setup.system, setup.physicalDimensions);
+    auto planner = std::make_shared<const CollectivePlanner>(
+        setup.system, setup.physicalDimensions, setup.ncclDimensions);
     if (planner->GetWorldSize() != ranks)
     {
         throw InputError("the network's dimensions hold " +

@@ -6,6 +6,7 @@
 
 #include "ns3/collective-runner.h"
 #include "ns3/comm-group-table.h"
+#include "ns3/nccl-tuner.h"
 #include "ns3/network-backend.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -41,6 +42,7 @@ struct ReplaySetup
     Ptr<NetworkBackend> backend;                    //!< the network
     SystemConfig system;                            //!< ASTRA-sim's system JSON
     std::vector<uint32_t> physicalDimensions;       //!< NPUs per network dimension
+    std::vector<NcclDimension> ncclDimensions;      //!< per dimension, for the nccl choice
     std::shared_ptr<const CommGroupTable> groups;   //!< communicator groups
     std::optional<RemoteMemoryConfig> remoteMemory; //!< --remote-memory, if given
 };

@@ -153,6 +153,39 @@ DescribeGroupCollectives(const CollectivePlanner& planner, const CommGroupTable&
         }
         lines.push_back(who + ": " + text);
     }
+    // The world's collectives under nccl: its choice per size class.
+    std::string world;
+    for (const auto& [type, label] : NativeTypes())
+    {
+        const auto& listed = config.GetImplementation(type);
+        if (listed.size() != 1 || !listed.front().nccl)
+        {
+            continue;
+        }
+        CollectivePlanner::Request request;
+        request.type = type;
+        request.bytes = 1 << 20;
+        request.where = "the world";
+        try
+        {
+            const auto plan = planner.Plan(request);
+            for (const std::string& note : plan->notes)
+            {
+                const auto colon = note.find(": ");
+                world += (world.empty() ? "" : "; ") +
+                         (colon == std::string::npos ? note : note.substr(colon + 2));
+            }
+        }
+        catch (const InputError& e)
+        {
+            world +=
+                (world.empty() ? "" : "; ") + std::string(label) + " cannot run (" + e.what() + ")";
+        }
+    }
+    if (!world.empty())
+    {
+        lines.push_back("world: " + world);
+    }
     return lines;
 }
 

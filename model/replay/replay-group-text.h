@@ -20,7 +20,8 @@ namespace ns3
  * One line per group shape (groups whose lines would read the same are listed together):
  * the fabric dimensions the group spans, the algorithm each configured native collective
  * runs (as DescribeCollectiveAlgorithm gives it), and every note of the planner saying
- * where and why an algorithm other than the configured one runs.
+ * where and why an algorithm other than the configured one runs. A last line, "world: ...",
+ * gives the nccl choice of the world's collectives per size class.
  * \param planner the run's planner
  * \param groups the run's communicator groups
  * \return the lines, in group order

@@ -1,0 +1,219 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// NCCL's tuner model (src/graph/tuning.cc, Simple protocol): the sizes at which its choice
+// switches algorithm, against the closed form of its latency and bandwidth terms written
+// out by hand for each communicator shape.
+#include "ns3/collective-planner.h"
+#include "ns3/input-error.h"
+#include "ns3/nccl-tuner.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double kIntra = 360; // GB/s per rank inside a node
+constexpr double kInter = 50;  // GB/s per rank across nodes
+
+NcclGroupShape
+Shape(uint32_t nodes, uint32_t perNode, bool nvls, bool collNet)
+{
+    NcclGroupShape s;
+    s.ranks = nodes * perNode;
+    s.nodes = nodes;
+    s.intraGBps = kIntra;
+    s.interGBps = kInter;
+    s.nvls = nvls;
+    s.collNet = collNet;
+    return s;
+}
+
+/** Size at which a + B / (1000 ga) = b + B / (1000 gb), bytes. */
+double
+Crossover(double latencyA, double gbpsA, double latencyB, double gbpsB)
+{
+    return (latencyB - latencyA) / (1 / gbpsA - 1 / gbpsB) * 1000;
+}
+
+/** The algorithm just below and just above a closed-form switch-over size. */
+void
+ExpectSwitchAt(CollectiveType type,
+               const NcclGroupShape& shape,
+               double bytes,
+               NcclAlgorithm below,
+               NcclAlgorithm above)
+{
+    EXPECT_EQ(ChooseNcclAlgorithm(type, static_cast<uint64_t>(bytes * 0.995), shape), below)
+        << ToString(below) << " expected below " << bytes << " B";
+    EXPECT_EQ(ChooseNcclAlgorithm(type, static_cast<uint64_t>(bytes * 1.005), shape), above)
+        << ToString(above) << " expected above " << bytes << " B";
+}
+
+} // namespace
+
+TEST(NcclTuner, TreeBelowRingAboveOnSixteenNodesOfEight)
+{
+    const NcclGroupShape s = Shape(16, 8, false, false);
+    // Ring: 8.4 + (254 - 30) steps x 3.4 (NVLink) + 30 x 14 (network), times 1.4 on the
+    // plateau; bandwidth 50 x 128 / 254. Tree: 8.4 + 2 (7 x 4.0 + log2(16) x 14), bandwidth
+    // 50 x 0.92 x 0.5 times the correction 0.9 at 2^21 x 64 B.
+    const double ringLatency = (8.4 + 224 * 3.4 + 30 * 14.0) * 1.4;
+    const double treeLatency = 8.4 + 2 * (7 * 4.0 + 4 * 14.0);
+    const double bytes =
+        Crossover(treeLatency, 50 * 0.92 * 0.5 * 0.9, ringLatency, 50 * 128.0 / 254);
+    EXPECT_NEAR(bytes, 172.77e6, 0.01e6);
+    ExpectSwitchAt(CollectiveType::AllReduce, s, bytes, NcclAlgorithm::Tree, NcclAlgorithm::Ring);
+    EXPECT_EQ(DescribeNcclChoice(CollectiveType::AllReduce, s),
+              "tree below 256 MiB, ring from 256 MiB");
+}
+
+TEST(NcclTuner, PatBelowRingAboveWithOneRankPerNode)
+{
+    const NcclGroupShape s = Shape(32, 1, false, false);
+    // Ring: 8.4 + 31 x 14; bandwidth 50 x 32 / 31. PAT: 8.0 + log2(32) x 14 / 3.5 + 32 x 2.8,
+    // bandwidth 50 x 0.75.
+    const double bytes = Crossover(8.0 + 5 * 4.0 + 32 * 2.8, 37.5, 8.4 + 31 * 14.0, 50 * 32.0 / 31);
+    EXPECT_NEAR(bytes, 44.544e6, 0.01e6);
+    for (CollectiveType type : {CollectiveType::AllGather, CollectiveType::ReduceScatter})
+    {
+        ExpectSwitchAt(type, s, bytes, NcclAlgorithm::Pat, NcclAlgorithm::Ring);
+    }
+    // With two ranks per node PAT is not NCCL's to choose.
+    EXPECT_EQ(ChooseNcclAlgorithm(CollectiveType::AllGather, 1024, Shape(16, 2, false, false)),
+              NcclAlgorithm::Ring);
+}
+
+TEST(NcclTuner, CollNetBelowRingAbove)
+{
+    const NcclGroupShape s = Shape(16, 8, false, true);
+    // CollNet Direct: 2 (3.7 + 7 x 0.4) + 31, bandwidth 50 x 0.85 x 0.5; it beats the tree at
+    // every size (20.7 GB/s at most for the tree).
+    const double ringLatency = (8.4 + 224 * 3.4 + 30 * 14.0) * 1.4;
+    const double bytes =
+        Crossover(2 * (3.7 + 7 * 0.4) + 31, 50 * 0.85 * 0.5, ringLatency, 50 * 128.0 / 254);
+    EXPECT_NEAR(bytes, 220.04e6, 0.01e6);
+    ExpectSwitchAt(
+        CollectiveType::AllReduce, s, bytes, NcclAlgorithm::CollNet, NcclAlgorithm::Ring);
+    EXPECT_EQ(ChooseNcclAlgorithm(CollectiveType::AllReduce, 1024, s), NcclAlgorithm::CollNet);
+}
+
+TEST(NcclTuner, NvlsOnOneSwitchAtEverySize)
+{
+    const NcclGroupShape s = Shape(1, 8, true, false);
+    const auto estimates = NcclEstimates(CollectiveType::AllReduce, s);
+    ASSERT_EQ(estimates.size(), 3U);
+    // Ring 8.4 + 14 x 3.4 at 360 x 8 / 14; tree 8.4 + 2 x 7 x 4.0 at 360 x 0.46; NVLS 25 at
+    // 360 x 0.85 x 15/16 x 2 x 8 / 14.
+    EXPECT_DOUBLE_EQ(estimates[0].latencyUs, 56.0);
+    EXPECT_NEAR(estimates[0].algorithmGBps, 360 * 8.0 / 14, 1e-9);
+    EXPECT_DOUBLE_EQ(estimates[1].latencyUs, 64.4);
+    EXPECT_NEAR(estimates[1].algorithmGBps, 360 * 0.46, 1e-9);
+    EXPECT_EQ(estimates[2].algorithm, NcclAlgorithm::Nvls);
+    EXPECT_DOUBLE_EQ(estimates[2].latencyUs, 25.0);
+    EXPECT_NEAR(estimates[2].algorithmGBps, 360 * 0.85 * 15 / 16 * 2 * 8 / 14, 1e-9);
+    EXPECT_EQ(DescribeNcclChoice(CollectiveType::AllReduce, s), "nvls");
+    // Without the switch's reduction the ring wins at every size on one node.
+    EXPECT_EQ(DescribeNcclChoice(CollectiveType::AllReduce, Shape(1, 8, false, false)), "ring");
+    // NVLS over several nodes is not offered (it needs one scale-up switch).
+    for (const NcclEstimate& e : NcclEstimates(CollectiveType::AllReduce, Shape(2, 8, true, false)))
+    {
+        EXPECT_NE(e.algorithm, NcclAlgorithm::Nvls);
+    }
+}
+
+TEST(NcclTuner, OnlyTheThreeTunedCollectives)
+{
+    EXPECT_TRUE(NcclEstimates(CollectiveType::AllToAll, Shape(4, 8, true, true)).empty());
+    EXPECT_TRUE(NcclEstimates(CollectiveType::AllReduce, Shape(1, 1, false, false)).empty());
+}
+
+namespace
+{
+
+/** 16 servers of 8: one 360 GB/s scale-up switch each, 50 GB/s rails onto one switch. */
+CollectivePlanner
+EightBySixteen(CollectiveOptimization optimization)
+{
+    SystemConfig config;
+    config.collectiveOptimization = optimization;
+    const AlgorithmSpec nccl = ParseAlgorithmSpec("nccl", "test");
+    config.allReduceImplementation = {nccl};
+    config.reduceScatterImplementation = {nccl};
+    config.allGatherImplementation = {nccl};
+    return CollectivePlanner(config, {8, 16}, {{kIntra, true, true}, {kInter, false, true}});
+}
+
+std::string
+Algorithms(const CollectivePlan& plan)
+{
+    std::string text;
+    for (const auto& phase : plan.phases)
+    {
+        text += (text.empty() ? "" : " ") + ToString(phase.algorithm) + "@" +
+                std::to_string(phase.dimension);
+    }
+    return text;
+}
+
+} // namespace
+
+TEST(NcclTuner, PlannerRunsTheChoiceOnTheGroupsDimensions)
+{
+    const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline);
+    CollectivePlanner::Request request;
+    request.type = CollectiveType::AllReduce;
+    request.where = "test";
+    // The world of 16 nodes of 8: a tree on both dimensions below 172.77 MB, one ring above.
+    request.bytes = 1 << 20;
+    auto plan = planner.Plan(request);
+    EXPECT_EQ(Algorithms(*plan), "doubleBinaryTree@0 doubleBinaryTree@1");
+    ASSERT_EQ(plan->notes.size(), 1U);
+    EXPECT_EQ(plan->notes[0],
+              "the world: nccl for ALL_REDUCE on 128 ranks in 16 node(s): tree below 256 MiB, "
+              "ring from 256 MiB");
+    request.bytes = 1ULL << 30;
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "oneRing@0");
+    // A TP group on one server's scale-up switch: nvls.
+    std::vector<uint32_t> tp{8, 9, 10, 11, 12, 13, 14, 15};
+    request.group = std::make_shared<CommGroup>("tp", tp);
+    request.bytes = 1 << 20;
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "nvls@0");
+    // A DP group of one rank per server: pat for a small all-gather (sized by its output,
+    // 16 x 64 KiB).
+    std::vector<uint32_t> dp;
+    for (uint32_t s = 0; s < 16; ++s)
+    {
+        dp.push_back(8 * s + 3);
+    }
+    request.group = std::make_shared<CommGroup>("dp", dp);
+    request.type = CollectiveType::AllGather;
+    request.bytes = 64 << 10;
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "onePat@0");
+}
+
+TEST(NcclTuner, LocalBwAwareTreeOnlyOnTheHighestDimension)
+{
+    const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::LocalBwAware);
+    CollectivePlanner::Request request;
+    request.type = CollectiveType::AllReduce;
+    request.bytes = 1 << 20;
+    request.where = "test";
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "ring@0 doubleBinaryTree@1 ring@0");
+}
+
+TEST(NcclTuner, PlannerRefusesNcclWithoutFabricOrForAllToAll)
+{
+    SystemConfig config;
+    config.allReduceImplementation = {ParseAlgorithmSpec("nccl", "test")};
+    config.allToAllImplementation = {ParseAlgorithmSpec("nccl", "test")};
+    CollectivePlanner::Request request;
+    request.bytes = 1 << 20;
+    request.where = "test";
+    EXPECT_THROW(CollectivePlanner(config, {8}).Plan(request), InputError);
+    request.type = CollectiveType::AllToAll;
+    EXPECT_THROW(CollectivePlanner(config, {8}, {{kIntra, true, true}}).Plan(request), InputError);
+    EXPECT_THROW(ParseAlgorithmSpec("oneNccl", "test"), InputError);
+}

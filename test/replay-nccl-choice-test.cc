@@ -1,0 +1,134 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The nccl implementation choice end to end: a small and a large all-reduce of the same
+// world get different algorithms, as NCCL's tuner model picks them, and the run header and
+// the summary say which ran; on one scale-up switch the choice is nvls.
+
+#include "program-run.h"
+#include "replay-test-support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace ns3;
+using namespace ns3::replaytest;
+
+namespace
+{
+
+/** A microbenchmark all-reduce of \p size on 4 NPUs. \return its prefix */
+std::string
+Generate(const ettest::ScratchDir& dir, const std::string& size)
+{
+    const std::string prefix = dir.File("ar" + size);
+    const ProgramRun run = RunProgram(std::string(MLFABRIC_TOOLS_DIR) +
+                                      "/et-gen microbench --npus=4 --collective=all_reduce "
+                                      "--size=" +
+                                      size + " --out=" + prefix);
+    EXPECT_EQ(run.status, 0) << run.output;
+    return prefix;
+}
+
+/** One switch of 4 NPUs at 400 Gb/s (50 GB/s per NPU); scale-up or not. */
+std::string
+FourNpuSwitch(const ettest::ScratchDir& dir, bool scaleUp)
+{
+    const std::string path = dir.File(scaleUp ? "su4.yml" : "sw4.yml");
+    WriteText(path,
+              std::string("name: four\ndimensions:\n  - {topology: Switch, npus: 4, rate: 400Gbps, "
+                          "latency: 500ns") +
+                  (scaleUp ? ", scale_up: true" : "") + "}\n");
+    return path;
+}
+
+std::string
+System(const ettest::ScratchDir& dir)
+{
+    const std::string path = dir.File("nccl.json");
+    WriteText(path,
+              R"({"endpoint-delay": 10, "preferred-dataset-splits": 1,
+                  "collective-optimization": "baseline",
+                  "all-reduce-implementation": ["nccl"],
+                  "reduce-scatter-implementation": ["nccl"],
+                  "all-gather-implementation": ["nccl"],
+                  "all-to-all-implementation": ["direct"]})");
+    return path;
+}
+
+/** Replay and return the algorithm of its one all-reduce from the summary. */
+std::string
+AllReduceAlgorithm(const ettest::ScratchDir& dir,
+                   const std::string& workload,
+                   const std::string& fabric,
+                   std::string& output)
+{
+    const std::string summary = dir.File("s.json");
+    const ProgramRun run = RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
+                                      "/chakra-replay --progress=0 --backend=analytical "
+                                      "--workload=" +
+                                      workload + " --fabric=" + fabric +
+                                      " --system=" + System(dir) + " --summary=" + summary);
+    EXPECT_EQ(run.status, 0) << run.output;
+    output = run.output;
+    std::ifstream in(summary);
+    const auto json = nlohmann::json::parse(in);
+    EXPECT_EQ(json["collectives"].size(), 1U);
+    return json["collectives"].at(0)["algorithm"];
+}
+
+} // namespace
+
+TEST(ReplayNcclChoice, SmallAllReduceRunsTreeLargeRunsRing)
+{
+    // Four ranks, one per node, 50 GB/s: NCCL's model puts the tree (64.4 us, 23 GB/s
+    // times its size correction) ahead below about 1.14 MB and the ring (92.4 x 1.4 us,
+    // 50 x 4/6 GB/s) ahead above (test/collective-nccl-tuner-test.cc has the closed form).
+    ettest::ScratchDir dir;
+    const std::string fabric = FourNpuSwitch(dir, false);
+    std::string output;
+    EXPECT_EQ(AllReduceAlgorithm(dir, Generate(dir, "64KiB"), fabric, output), "doubleBinaryTree");
+    EXPECT_NE(output.find("world: nccl for ALL_REDUCE on 4 ranks in 4 node(s): tree below 2 MiB, "
+                          "ring from 2 MiB"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("system:  "), std::string::npos);
+    EXPECT_NE(output.find("all-reduce [nccl]"), std::string::npos) << output;
+    EXPECT_EQ(AllReduceAlgorithm(dir, Generate(dir, "64MiB"), fabric, output), "oneRing");
+}
+
+TEST(ReplayNcclChoice, OneScaleUpSwitchRunsNvls)
+{
+    ettest::ScratchDir dir;
+    std::string output;
+    EXPECT_EQ(AllReduceAlgorithm(dir, Generate(dir, "1MiB"), FourNpuSwitch(dir, true), output),
+              "nvls");
+    EXPECT_NE(output.find("world: nccl for ALL_REDUCE on 4 ranks in 1 node(s): nvls"),
+              std::string::npos)
+        << output;
+}
+
+TEST(ReplayNcclChoice, NcclAllToAllIsAnInputError)
+{
+    ettest::ScratchDir dir;
+    const std::string system = dir.File("bad.json");
+    WriteText(system,
+              R"({"all-reduce-implementation": ["nccl"], "all-to-all-implementation": ["nccl"],
+                  "reduce-scatter-implementation": ["ring"], "all-gather-implementation": ["ring"]})");
+    const std::string prefix = dir.File("a2a");
+    ASSERT_EQ(RunProgram(
+                  std::string(MLFABRIC_TOOLS_DIR) +
+                  "/et-gen microbench --npus=4 --collective=all_to_all --size=1MiB --out=" + prefix)
+                  .status,
+              0);
+    const ProgramRun run =
+        RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
+                   "/chakra-replay --progress=0 --backend=analytical "
+                   "--workload=" +
+                   prefix + " --fabric=" + FourNpuSwitch(dir, false) + " --system=" + system);
+    EXPECT_EQ(run.status, 2) << run.output;
+    EXPECT_NE(run.output.find("all-to-all-implementation: nccl chooses among"), std::string::npos)
+        << run.output;
+}
