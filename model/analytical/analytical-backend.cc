@@ -11,6 +11,7 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/scale-up-framing.h"
 
 #include <sstream>
 
@@ -122,11 +123,32 @@ AnalyticalBackend::GetRankCount() const
 }
 
 double
-AnalyticalBackend::BytesPerNs(const LinkSettings& settings) const
+AnalyticalBackend::LinkBytesPerNs(uint32_t link) const
 {
+    const Fabric& fabric = GetFabric();
+    const ScaleUpSettings* su = fabric.GetLinkScaleUp(link);
+    const double fraction = su ? ScaleUpGoodput(*su) : m_goodputFraction;
     const double gbps =
-        static_cast<double>(settings.rateBps) / 8.0 * m_goodputFraction / 1073741824.0;
+        static_cast<double>(fabric.GetLink(link).settings.rateBps) / 8.0 * fraction / 1073741824.0;
     return AnalyticalTopology::ToBytesPerNs(gbps);
+}
+
+std::string
+AnalyticalBackend::DescribeScaleUp() const
+{
+    std::ostringstream text;
+    for (const FabricDimension& dim : GetFabric().GetDimensions())
+    {
+        if (!dim.scaleUp)
+        {
+            continue;
+        }
+        const ScaleUpSettings& su = *dim.scaleUp;
+        text << "; scale-up '" << dim.name << "': goodput " << ScaleUpGoodput(su) << " ("
+             << su.payloadBytes << " B / " << ScaleUpFramedBytes(su, su.payloadBytes)
+             << " B framed), switch latency " << su.switchLatencyPs / 1000.0 << " ns";
+    }
+    return text.str();
 }
 
 void

@@ -92,12 +92,19 @@ class AnalyticalBackend : public NetworkBackend
                  const MessageCallback& arrived);
 
     /**
-     * A link's bandwidth in ASTRA-sim's B/ns: its rate times the goodput fraction, by way
-     * of GB/s (GB = 2^30 B) so that a file's GB/s gives ASTRA-sim's figure exactly.
-     * \param settings the link
+     * A link's bandwidth in ASTRA-sim's B/ns: its rate times the goodput fraction (a
+     * scale-up link's: that of its own framing, ScaleUpGoodput), by way of GB/s
+     * (GB = 2^30 B) so that a file's GB/s gives ASTRA-sim's figure exactly.
+     * \param link the fabric's link id
      * \return bytes per ns
      */
-    double BytesPerNs(const LinkSettings& settings) const;
+    double LinkBytesPerNs(uint32_t link) const;
+
+    /**
+     * \return ", scale-up links: goodput ..., switch latency ..." for each scale-up
+     *         dimension of the fabric, else empty
+     */
+    std::string DescribeScaleUp() const;
 
     /** \return ", reduction engine ..." when its rate or latency is set, else empty */
     std::string DescribeReductionEngine() const;

@@ -6,6 +6,7 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/multi-dim-builder.h"
+#include "ns3/scale-up-framing.h"
 
 #include <cmath>
 
@@ -154,10 +155,16 @@ MakeAnalyticalTopology(const Fabric& fabric, double goodputFraction)
         dim.block = BlockOf(topology);
         dim.npus = meta.size;
         // Divisions by powers of two: exact, so a file's 50 GB/s comes back as 50.
-        const double bytesPerSecond =
-            static_cast<double>(links[d]->rateBps) / 8.0 * goodputFraction;
+        // A scale-up dimension's own framing replaces the RoCE goodput fraction.
+        const double fraction = meta.scaleUp ? ScaleUpGoodput(*meta.scaleUp) : goodputFraction;
+        const double bytesPerSecond = static_cast<double>(links[d]->rateBps) / 8.0 * fraction;
         dim.bandwidthGBps = bytesPerSecond / kGigabyte;
         dim.latencyNs = static_cast<double>(links[d]->delayPs) / 1000.0;
+        if (meta.scaleUp && dim.block == AnalyticalBlock::Switch)
+        {
+            // Two hops cross the dimension's switch once: half its latency on each.
+            dim.latencyNs += static_cast<double>(meta.scaleUp->switchLatencyPs) / 2000.0;
+        }
         out.push_back(dim);
     }
     try

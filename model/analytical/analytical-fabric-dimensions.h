@@ -33,7 +33,10 @@ bool HasAnalyticalDimensions(const Fabric& fabric, std::string* why = nullptr);
  *
  * Each dimension keeps its block and size; its bandwidth is its links' line rate times
  * \p goodputFraction (the share of the wire that carries payload, e.g. after RoCEv2
- * headers) in ASTRA-sim's GB/s (GB = 2^30 B); its latency is its links' delay. A file's
+ * headers) in ASTRA-sim's GB/s (GB = 2^30 B); its latency is its links' delay. A
+ * scale-up dimension's bandwidth is its line rate times its own framing's goodput
+ * (ScaleUpGoodput) instead, and a scale-up Switch dimension adds half its switch latency
+ * to each of the two hops that cross the switch. A file's
  * GB/s value survives the fabric's whole bit/s exactly when it is a multiple of 2^-33
  * GB/s (any integer, .5, .25, ...), as in every shipped ASTRA-sim file. Throws InputError
  * naming the fabric for a fraction outside (0, 1] or a fabric without the dimension

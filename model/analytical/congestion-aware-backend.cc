@@ -73,7 +73,7 @@ CongestionAwareBackend::GetDescription() const
     {
         text << ", goodput " << m_goodputFraction;
     }
-    text << DescribeReductionEngine();
+    text << DescribeScaleUp() << DescribeReductionEngine();
     return text.str();
 }
 
@@ -96,9 +96,17 @@ CongestionAwareBackend::LinkOf(uint32_t directed)
     uint32_t& index = m_linkIndex[directed];
     if (index == kNoLink)
     {
-        const FabricLink& link = GetFabric().GetLink(AnalyticalPaths::LinkOf(directed));
-        m_links.emplace_back(BytesPerNs(link.settings),
-                             static_cast<double>(link.settings.delayPs) / 1000.0);
+        const uint32_t l = AnalyticalPaths::LinkOf(directed);
+        const FabricLink& link = GetFabric().GetLink(l);
+        double latencyPs = static_cast<double>(link.settings.delayPs);
+        const ScaleUpSettings* su = GetFabric().GetLinkScaleUp(l);
+        const uint32_t to = directed % 2 == 0 ? link.nodeB : link.nodeA;
+        if (su && !GetFabric().IsNpu(to))
+        {
+            // A frame entering the dimension's switch waits its port-to-port latency.
+            latencyPs += static_cast<double>(su->switchLatencyPs);
+        }
+        m_links.emplace_back(LinkBytesPerNs(l), latencyPs / 1000.0);
         index = static_cast<uint32_t>(m_links.size() - 1);
     }
     return index;

@@ -48,7 +48,7 @@ CongestionUnawareBackend::GetDescription() const
         text << (&d == &m_topology.GetDimensions().front() ? ": " : " x ") << d.npus << " @ "
              << d.bandwidthGBps << " GB/s, " << d.latencyNs << " ns";
     }
-    text << DescribeReductionEngine();
+    text << DescribeScaleUp() << DescribeReductionEngine();
     return text.str();
 }
 

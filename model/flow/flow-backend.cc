@@ -8,6 +8,7 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/scale-up-framing.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -40,6 +41,12 @@ FlowBackend::GetTypeId()
                           "last packet is always acknowledged)",
                           UintegerValue(1),
                           MakeUintegerAccessor(&FlowBackend::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ScaleUpAckInterval",
+                          "Data packets per ACK on a queue pair whose whole path is "
+                          "scale-up, as ns3::RdmaNic::ScaleUpAckInterval",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&FlowBackend::m_scaleUpAckInterval),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("QpPerMessage",
                           "A new queue pair (flow) for every message, as "
@@ -122,6 +129,12 @@ FlowBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
     m_fabric = std::move(ownFabric);
     m_routes = std::move(ownRoutes);
     m_wire = std::make_unique<FlowWire>(m_mtu, m_ackInterval);
+    m_scaleUpWires.clear();
+    for (const FabricDimension& dim : m_fabric->GetDimensions())
+    {
+        m_scaleUpWires.push_back(
+            dim.scaleUp ? std::make_unique<FlowWire>(*dim.scaleUp, m_scaleUpAckInterval) : nullptr);
+    }
     std::vector<double> capacity;
     for (uint32_t l = 0; l < m_fabric->GetLinkCount(); ++l)
     {
@@ -173,7 +186,7 @@ FlowBackend::GetDescription() const
                                    : std::string("store-and-forward"))
          << ", NIC transmit " << m_nicTxLatency.As(Time::NS) << ", receive "
          << m_nicRxLatency.As(Time::NS) << ", ACK turnaround " << m_ackTurnaround.As(Time::NS)
-         << "; no queues, PFC, ECN or congestion control";
+         << DescribeScaleUp() << "; no queues, PFC, ECN or congestion control";
     uint32_t lossy = 0;
     if (m_fabric)
     {
@@ -210,6 +223,11 @@ FlowBackend::TimingOf(const std::vector<uint32_t>& path) const
         const uint32_t to = directed % 2 == 0 ? link.nodeB : link.nodeA;
         Time latency;
         uint32_t cut = 0;
+        if (!ethernet && !m_fabric->IsNpu(to))
+        {
+            // A frame entering the dimension's switch waits its port-to-port latency.
+            latency = PicoSeconds(m_fabric->GetLinkScaleUp(l)->switchLatencyPs);
+        }
         if (ethernet)
         {
             latency = (m_fabric->IsNpu(from) ? m_nicTxLatency : Time(0)) +
@@ -221,6 +239,61 @@ FlowBackend::TimingOf(const std::vector<uint32_t>& path) const
         cutThrough.push_back(cut);
     }
     return FlowPathTiming(rates, delays, latencies, cutThrough);
+}
+
+std::string
+FlowBackend::DescribeScaleUp() const
+{
+    std::ostringstream text;
+    if (!m_fabric)
+    {
+        return "";
+    }
+    const auto& dims = m_fabric->GetDimensions();
+    for (size_t d = 0; d < dims.size(); ++d)
+    {
+        if (!dims[d].scaleUp)
+        {
+            continue;
+        }
+        const ScaleUpSettings& su = *dims[d].scaleUp;
+        text << "; scale-up '" << dims[d].name << "': " << su.payloadBytes << " B packets framed "
+             << ScaleUpFramedBytes(su, su.payloadBytes) << " B (" << su.headerBytes << " B header, "
+             << su.flitBytes << " B flits), ACK every " << m_scaleUpAckInterval
+             << " packets, switch latency " << su.switchLatencyPs / 1000.0
+             << " ns; queue pairs crossing scale-up and RoCE links are charged each link's "
+                "framing of a full MTU packet";
+    }
+    return text.str();
+}
+
+double
+FlowBackend::LinkWeight(uint32_t link, const QueuePair& qp) const
+{
+    const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(link);
+    const int32_t dim = su ? m_fabric->GetLink(link).dimension : -1;
+    if (dim == qp.scaleUpDim)
+    {
+        return 1.0;
+    }
+    const uint32_t payload = qp.wire->GetMtu();
+    const uint32_t bytes =
+        su ? ScaleUpFramedBytes(*su, payload) : FlowWire::DataPacketWireBytes(payload);
+    return static_cast<double>(bytes) / qp.wire->PacketWireBytes(payload);
+}
+
+double
+FlowBackend::AckLinkWeight(uint32_t link, const QueuePair& qp) const
+{
+    const ScaleUpSettings* su = m_fabric->GetLinkScaleUp(link);
+    const int32_t dim = su ? m_fabric->GetLink(link).dimension : -1;
+    if (dim == qp.scaleUpDim)
+    {
+        return qp.wire->AckWeight();
+    }
+    const uint32_t ack = su ? ScaleUpFramedBytes(*su, 0) : FlowWire::AckWireBytes();
+    return static_cast<double>(ack) / (static_cast<double>(qp.wire->GetAckInterval()) *
+                                       qp.wire->PacketWireBytes(qp.wire->GetMtu()));
 }
 
 uint64_t
@@ -247,6 +320,25 @@ FlowBackend::Open(uint32_t src, uint32_t dst)
     const uint32_t dstQp = m_rxQps[dst]++;
     qp.dataPath = m_router->DataPath(src, dst, srcQp, dstQp);
     const std::vector<uint32_t> ackPath = m_router->AckPath(src, dst, srcQp, dstQp);
+    // A path wholly inside one scale-up dimension frames as its links do.
+    qp.wire = m_wire.get();
+    if (!qp.dataPath.empty())
+    {
+        const int32_t dim = m_fabric->GetLink(FlowRouter::LinkOf(qp.dataPath.front())).dimension;
+        const bool inside = std::all_of(qp.dataPath.begin(),
+                                        qp.dataPath.end(),
+                                        [this, dim](uint32_t directed)
+                                        {
+                                            const uint32_t l = FlowRouter::LinkOf(directed);
+                                            return m_fabric->GetLinkScaleUp(l) != nullptr &&
+                                                   m_fabric->GetLink(l).dimension == dim;
+                                        });
+        if (inside)
+        {
+            qp.wire = m_scaleUpWires.at(dim).get();
+            qp.scaleUpDim = dim;
+        }
+    }
     qp.data = TimingOf(qp.dataPath);
     qp.ack = TimingOf(ackPath);
     std::vector<FlowLinkUse> uses;
@@ -264,13 +356,13 @@ FlowBackend::Open(uint32_t src, uint32_t dst)
     };
     for (uint32_t link : qp.dataPath)
     {
-        add(link, 1.0);
+        add(link, LinkWeight(FlowRouter::LinkOf(link), qp));
     }
     if (m_ackLoad)
     {
         for (uint32_t link : ackPath)
         {
-            add(link, m_wire->AckWeight());
+            add(link, AckLinkWeight(FlowRouter::LinkOf(link), qp));
         }
     }
     qp.flow = m_rates->AddFlow(std::move(uses));
@@ -317,7 +409,7 @@ FlowBackend::Send(const Message& message, MessageCallback sent, MessageCallback 
     const uint32_t id = QueuePairFor(message);
     QueuePair& qp = m_qps[id];
     Pending pending{message, std::move(sent), std::move(arrived), 0};
-    pending.wireLeft = static_cast<double>(m_wire->MessageWireBytes(message.bytes));
+    pending.wireLeft = static_cast<double>(qp.wire->MessageWireBytes(message.bytes));
     m_wireBytesSent += pending.wireLeft;
     qp.messages.push_back(std::move(pending));
     if (qp.messages.size() == 1)
@@ -410,9 +502,8 @@ FlowBackend::OnDrained(uint32_t id)
     qp.updated = Simulator::Now();
     const uint64_t bytes = head.message.bytes;
     const int64_t fixedPs =
-        qp.data.FixedPs(m_wire->FirstPacketWireBytes(bytes), m_wire->LastPacketWireBytes(bytes));
-    const int64_t ackPs =
-        qp.ack.PacketPs(FlowWire::AckWireBytes()) + m_ackTurnaround.GetPicoSeconds();
+        qp.data.FixedPs(qp.wire->FirstPacketWireBytes(bytes), qp.wire->LastPacketWireBytes(bytes));
+    const int64_t ackPs = qp.ack.PacketPs(qp.wire->AckBytes()) + m_ackTurnaround.GetPicoSeconds();
     auto message = std::make_shared<Pending>(std::move(head));
     Simulator::Schedule(PicoSeconds(fixedPs),
                         [this, message]()

@@ -138,6 +138,8 @@ class FlowBackend : public NetworkBackend
         std::vector<uint32_t> dataPath; //!< directed links of its data
         FlowPathTiming data;            //!< the data's fixed times
         FlowPathTiming ack;             //!< the ACKs' way back
+        const FlowWire* wire{nullptr};  //!< its framing: scale-up if its whole path is
+        int32_t scaleUpDim{-1};         //!< the scale-up dimension it stays in, or -1
         std::deque<Pending> messages;   //!< FIFO, the head draining
         double rate{0};                 //!< rate since \c updated, bit/s
         Time updated;                   //!< when the head's wireLeft was last brought up to date
@@ -149,6 +151,19 @@ class FlowBackend : public NetworkBackend
     uint32_t Open(uint32_t src, uint32_t dst);
     /** \return the timing of \p path */
     FlowPathTiming TimingOf(const std::vector<uint32_t>& path) const;
+    /**
+     * \param link a fabric link \param qp a queue pair (its wire and dimension set)
+     * \return wire bytes of one of \p qp's full packets on \p link per byte of it in
+     *         \p qp's own framing
+     */
+    double LinkWeight(uint32_t link, const QueuePair& qp) const;
+    /**
+     * \param link a fabric link \param qp a queue pair (its wire and dimension set)
+     * \return ACK bytes on \p link per byte of \p qp's data in its own framing
+     */
+    double AckLinkWeight(uint32_t link, const QueuePair& qp) const;
+    /** \return ", scale-up ..." for each scale-up dimension of the fabric, else empty */
+    std::string DescribeScaleUp() const;
     /** \param node a switch \return the rate of its fastest Ethernet port */
     uint64_t FastestEthernetBps(uint32_t node) const;
     /** Charge the bytes \p qp has sent at its rate since it was last brought up to date. \param qp
@@ -165,27 +180,29 @@ class FlowBackend : public NetworkBackend
     /** The head message of \p qp has left at the flow's rate. */
     void OnDrained(uint32_t qp);
 
-    uint32_t m_mtu{4096};       //!< payload per packet (attribute)
-    uint32_t m_ackInterval{1};  //!< data packets per ACK (attribute)
-    bool m_qpPerMessage{false}; //!< a queue pair per message (attribute)
-    bool m_incremental{true};   //!< re-solve components only (attribute)
-    bool m_ackLoad{true};       //!< ACKs load the reverse links (attribute)
-    Time m_switchLatency;       //!< switch pipeline (attribute)
-    uint32_t m_cutThroughBytes; //!< switch cut-through bytes; 0 = store-and-forward
-    Time m_nicTxLatency;        //!< NIC transmit pipeline (attribute)
-    Time m_nicRxLatency;        //!< NIC receive pipeline (attribute)
-    Time m_ackTurnaround;       //!< receiver's reply time (attribute)
+    uint32_t m_mtu{4096};              //!< payload per packet (attribute)
+    uint32_t m_ackInterval{1};         //!< data packets per ACK (attribute)
+    uint32_t m_scaleUpAckInterval{64}; //!< data packets per ACK, scale-up paths (attribute)
+    bool m_qpPerMessage{false};        //!< a queue pair per message (attribute)
+    bool m_incremental{true};          //!< re-solve components only (attribute)
+    bool m_ackLoad{true};              //!< ACKs load the reverse links (attribute)
+    Time m_switchLatency;              //!< switch pipeline (attribute)
+    uint32_t m_cutThroughBytes;        //!< switch cut-through bytes; 0 = store-and-forward
+    Time m_nicTxLatency;               //!< NIC transmit pipeline (attribute)
+    Time m_nicRxLatency;               //!< NIC receive pipeline (attribute)
+    Time m_ackTurnaround;              //!< receiver's reply time (attribute)
 
-    std::unique_ptr<const Fabric> m_fabric;       //!< the network
-    std::unique_ptr<const RoutingTable> m_routes; //!< its tables
-    std::unique_ptr<FlowRouter> m_router;         //!< ECMP paths
-    std::unique_ptr<FlowWire> m_wire;             //!< packet framing
-    std::unique_ptr<FlowRateAllocator> m_rates;   //!< the fair share
-    std::vector<QueuePair> m_qps;                 //!< in order of opening
-    FlowDrainQueue m_drains;                      //!< when each head message will have left
-    EventId m_wakeup;                             //!< the earliest drain's event
-    int64_t m_wakeupPs{FlowDrainQueue::kNever};   //!< its time
-    std::vector<uint32_t> m_flowQp;               //!< flow id -> queue pair
+    std::unique_ptr<const Fabric> m_fabric;                //!< the network
+    std::unique_ptr<const RoutingTable> m_routes;          //!< its tables
+    std::unique_ptr<FlowRouter> m_router;                  //!< ECMP paths
+    std::unique_ptr<FlowWire> m_wire;                      //!< RoCEv2 packet framing
+    std::vector<std::unique_ptr<FlowWire>> m_scaleUpWires; //!< per dimension; null: RoCE
+    std::unique_ptr<FlowRateAllocator> m_rates;            //!< the fair share
+    std::vector<QueuePair> m_qps;                          //!< in order of opening
+    FlowDrainQueue m_drains;                    //!< when each head message will have left
+    EventId m_wakeup;                           //!< the earliest drain's event
+    int64_t m_wakeupPs{FlowDrainQueue::kNever}; //!< its time
+    std::vector<uint32_t> m_flowQp;             //!< flow id -> queue pair
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_qpOf; //!< (src, dst) -> queue pair
     std::vector<uint32_t> m_txQps;                            //!< rank -> queue pairs it opened
     std::vector<uint32_t> m_rxQps;                            //!< rank -> queue pairs opened to it

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/roce-wire.h"
+#include "ns3/scale-up-framing.h"
 
 #include <algorithm>
 
@@ -24,6 +25,26 @@ FlowWire::FlowWire(uint32_t mtu, uint32_t ackInterval)
     , m_ackInterval(ackInterval)
 {
     NS_ABORT_MSG_UNLESS(mtu > 0 && ackInterval > 0, "zero MTU or ACK interval");
+}
+
+FlowWire::FlowWire(const ScaleUpSettings& scaleUp, uint32_t ackInterval)
+    : m_mtu(scaleUp.payloadBytes)
+    , m_ackInterval(ackInterval)
+    , m_scaleUp(scaleUp)
+{
+    NS_ABORT_MSG_UNLESS(m_mtu > 0 && ackInterval > 0, "zero payload or ACK interval");
+}
+
+uint32_t
+FlowWire::PacketWireBytes(uint32_t payload) const
+{
+    return m_scaleUp ? ScaleUpFramedBytes(*m_scaleUp, payload) : DataPacketWireBytes(payload);
+}
+
+uint32_t
+FlowWire::AckBytes() const
+{
+    return m_scaleUp ? ScaleUpFramedBytes(*m_scaleUp, 0) : AckWireBytes();
 }
 
 uint32_t
@@ -51,27 +72,27 @@ FlowWire::MessageWireBytes(uint64_t bytes) const
 {
     const uint64_t full = bytes / m_mtu;
     const auto rest = static_cast<uint32_t>(bytes % m_mtu);
-    return full * DataPacketWireBytes(m_mtu) + (rest > 0 ? DataPacketWireBytes(rest) : 0);
+    return full * PacketWireBytes(m_mtu) + (rest > 0 ? PacketWireBytes(rest) : 0);
 }
 
 uint32_t
 FlowWire::LastPacketWireBytes(uint64_t bytes) const
 {
     const auto rest = static_cast<uint32_t>(bytes % m_mtu);
-    return DataPacketWireBytes(rest > 0 ? rest : m_mtu);
+    return PacketWireBytes(rest > 0 ? rest : m_mtu);
 }
 
 uint32_t
 FlowWire::FirstPacketWireBytes(uint64_t bytes) const
 {
-    return DataPacketWireBytes(static_cast<uint32_t>(std::min<uint64_t>(bytes, m_mtu)));
+    return PacketWireBytes(static_cast<uint32_t>(std::min<uint64_t>(bytes, m_mtu)));
 }
 
 double
 FlowWire::AckWeight() const
 {
-    return static_cast<double>(AckWireBytes()) /
-           (static_cast<double>(m_ackInterval) * DataPacketWireBytes(m_mtu));
+    return static_cast<double>(AckBytes()) /
+           (static_cast<double>(m_ackInterval) * PacketWireBytes(m_mtu));
 }
 
 FlowPathTiming::FlowPathTiming(std::vector<uint64_t> rateBps, std::vector<int64_t> delayPs)

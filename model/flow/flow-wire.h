@@ -4,8 +4,11 @@
 #ifndef MLFABRIC_FLOW_WIRE_H
 #define MLFABRIC_FLOW_WIRE_H
 
+#include "ns3/scale-up-settings.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -16,16 +19,32 @@ namespace ns3
  * How the packet level frames a message, as the flow level charges it: MTU packets
  * (a packet never spans two messages), each with the wire format's header bytes
  * (RoceHeader::GetWireBytes: 82 bytes around a RoCEv2 payload, 64-byte minimum frame),
- * and one ACK per AckInterval packets and per message's last packet.
+ * and one ACK per AckInterval packets and per message's last packet. A queue pair whose
+ * whole path is scale-up frames as its links do instead: packets of the dimension's
+ * payload, each with its header rounded up to flits, and ACKs of one header.
  */
 class FlowWire
 {
   public:
     /**
+     * RoCEv2 framing.
      * \param mtu payload bytes per packet, > 0
      * \param ackInterval data packets per ACK, > 0
      */
     FlowWire(uint32_t mtu, uint32_t ackInterval);
+
+    /**
+     * A scale-up dimension's framing (ScaleUpFramedBytes), packets of its payload.
+     * \param scaleUp the dimension's settings
+     * \param ackInterval data packets per ACK, > 0
+     */
+    FlowWire(const ScaleUpSettings& scaleUp, uint32_t ackInterval);
+
+    /** \param payload bytes of one packet \return its bytes on the wire, this framing */
+    uint32_t PacketWireBytes(uint32_t payload) const;
+
+    /** \return bytes of an ACK on the wire, this framing */
+    uint32_t AckBytes() const;
 
     /** \param payload bytes of one packet \return its bytes on the wire */
     static uint32_t DataPacketWireBytes(uint32_t payload);
@@ -55,9 +74,17 @@ class FlowWire
         return m_mtu;
     }
 
+    /** \return data packets per ACK */
+    uint32_t
+    GetAckInterval() const
+    {
+        return m_ackInterval;
+    }
+
   private:
-    uint32_t m_mtu;         //!< payload per packet
-    uint32_t m_ackInterval; //!< data packets per ACK
+    uint32_t m_mtu;                           //!< payload per packet
+    uint32_t m_ackInterval;                   //!< data packets per ACK
+    std::optional<ScaleUpSettings> m_scaleUp; //!< set: a scale-up framing; unset: RoCEv2
 };
 
 /**
