@@ -5,6 +5,8 @@
 // egress, control frames ahead of paused data, its own queue pairs and transit traffic
 // sharing a port by weights, and ring deadlocks that the check and the guard report.
 
+#include "hpcc-message-run.h"
+
 #include "ns3/cc-hpcc.h"
 #include "ns3/cc-setup.h"
 #include "ns3/channel-dependency-graph.h"
@@ -225,28 +227,8 @@ TEST_F(NpuRelayTest, HpccOnASwitchlessPathUsesRelayTelemetry)
     ASSERT_TRUE(hpcc);
     const uint64_t initialWindow = hpcc->GetWindow();
     const uint64_t bytes = 8 << 20;
-    Time done;
-    auto sent = [&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time)
-    {
-        done = Simulator::Now();
-    };
-    net.GetNic(rankNode[0])
-        ->TraceConnectWithoutContext(
-            "MessageSent",
-            Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(sent));
-    net.GetNic(rankNode[0])->PostSend(qp, bytes, 0);
-    uint64_t minWindow = initialWindow;
-    std::function<void()> sample = [&]()
-    {
-        minWindow = std::min(minWindow, hpcc->GetWindow());
-        if (done.IsZero())
-        {
-            Simulator::Schedule(MicroSeconds(2), sample);
-        }
-    };
-    Simulator::Schedule(MicroSeconds(2), sample);
-    Simulator::Stop(Seconds(1));
-    Simulator::Run();
+    const auto [done, minWindow] =
+        hpcctest::RunHpccMessage(net.GetNic(rankNode[0]), qp, hpcc, bytes);
 
     ASSERT_TRUE(done.IsStrictlyPositive());
     const NpuRelay::Counters& relay = net.GetNic(rankNode[1])->GetRelay()->GetCounters();

@@ -12,6 +12,7 @@
 // sending wire idle exactly as long as its credits are out, and the message done
 // when the receiver has processed every framed byte at its rate.
 
+#include "hpcc-message-run.h"
 #include "program-run.h"
 #include "replay-test-support.h"
 
@@ -428,27 +429,7 @@ TEST_F(ScaleUpTest, MixedPathTelemetryComesFromRoceHopsOnly)
     ASSERT_TRUE(hpcc);
     const uint64_t initialWindow = hpcc->GetWindow();
     constexpr uint64_t bytes = 8 << 20;
-    Time done;
-    auto sent = [&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time)
-    {
-        done = Simulator::Now();
-    };
-    net.GetNic(src)->TraceConnectWithoutContext(
-        "MessageSent",
-        Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(sent));
-    net.GetNic(src)->PostSend(qp, bytes, 0);
-    uint64_t minWindow = initialWindow;
-    std::function<void()> sample = [&]()
-    {
-        minWindow = std::min(minWindow, hpcc->GetWindow());
-        if (done.IsZero())
-        {
-            Simulator::Schedule(MicroSeconds(2), sample);
-        }
-    };
-    Simulator::Schedule(MicroSeconds(2), sample);
-    Simulator::Stop(Seconds(1));
-    Simulator::Run();
+    const auto [done, minWindow] = hpcctest::RunHpccMessage(net.GetNic(src), qp, hpcc, bytes);
     ASSERT_TRUE(done.IsStrictlyPositive());
     ASSERT_EQ(net.GetNic(src)->GetCounters().retransmittedBytes, 0u);
 
