@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/scale-up-hop.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -98,14 +99,9 @@ CongestionAwareBackend::LinkOf(uint32_t directed)
     {
         const uint32_t l = AnalyticalPaths::LinkOf(directed);
         const FabricLink& link = GetFabric().GetLink(l);
-        double latencyPs = static_cast<double>(link.settings.delayPs);
-        const ScaleUpSettings* su = GetFabric().GetLinkScaleUp(l);
         const uint32_t to = directed % 2 == 0 ? link.nodeB : link.nodeA;
-        if (su && !GetFabric().IsNpu(to))
-        {
-            // A frame entering the dimension's switch waits its port-to-port latency.
-            latencyPs += static_cast<double>(su->switchLatencyPs);
-        }
+        const double latencyPs = static_cast<double>(link.settings.delayPs) +
+                                 static_cast<double>(ScaleUpSwitchLatencyPs(GetFabric(), l, to));
         m_links.emplace_back(LinkBytesPerNs(l), latencyPs / 1000.0);
         index = static_cast<uint32_t>(m_links.size() - 1);
     }

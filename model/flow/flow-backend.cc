@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/scale-up-framing.h"
+#include "ns3/scale-up-hop.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -217,18 +218,18 @@ FlowBackend::TimingOf(const std::vector<uint32_t>& path) const
         const LinkSettings& s = link.settings;
         rates.push_back(s.rateBps);
         delays.push_back(s.delayPs);
-        // Scale-up links keep no pipelines here; Ethernet ones those of the packet level.
+        // Scale-up links pay only their switch's latency; Ethernet ones the packet level's
+        // pipelines.
         const bool ethernet = m_fabric->GetLinkScaleUp(l) == nullptr;
         const uint32_t from = directed % 2 == 0 ? link.nodeA : link.nodeB;
         const uint32_t to = directed % 2 == 0 ? link.nodeB : link.nodeA;
         Time latency;
         uint32_t cut = 0;
-        if (!ethernet && !m_fabric->IsNpu(to))
+        if (!ethernet)
         {
-            // A frame entering the dimension's switch waits its port-to-port latency.
-            latency = PicoSeconds(m_fabric->GetLinkScaleUp(l)->switchLatencyPs);
+            latency = PicoSeconds(ScaleUpSwitchLatencyPs(*m_fabric, l, to));
         }
-        if (ethernet)
+        else
         {
             latency = (m_fabric->IsNpu(from) ? m_nicTxLatency : Time(0)) +
                       (m_fabric->IsNpu(to) ? m_nicRxLatency : m_switchLatency);
