@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The closed-form latency of a workload on an uncongested fabric.
 
-Each message is timed alone, as doc/rdma.md describes the packet level: packets of up
-to MTU (4096) payload bytes, each with 82 bytes of RoCEv2 framing on the wire, sent
-back to back at the link rate and forwarded store-and-forward (a hop starts a packet
-once all of it has arrived and the previous one has left), every hop adding its
-propagation delay; serialization rounded up to the picosecond. The receiver has the
-message when its last byte arrives; the sender's send completes when the 86-byte ACK of
-the last packet has come back the same way. The nodes of each rank then follow the
+Each message is timed alone, as doc/rdma.md and doc/latency.md describe the packet
+level: packets of up to MTU (4096) payload bytes, each with 82 bytes of RoCEv2 framing
+on the wire, sent back to back at the link rate. A frame crossing a link takes the
+sending port's transmit latency, the propagation delay and the receiving port's arrival
+latency: its whole serialization (store-and-forward: NIC and relay ports) or that of its
+first cut-through bytes (switch ports whose switch has no faster port), plus the port's
+pipeline latency (the switch's, or the NIC's receive latency). A port starts a frame
+once it has arrived and the previous one has left; serialization is rounded up to the
+picosecond. The receiver has the message when the transport sees its last packet; the
+sender's send completes when the 86-byte ACK of the last packet, sent after the ACK
+turnaround, has come back the same way. The nodes of each rank then follow the
 replay's issue rules (doc/replay.md): a node is ready when its data_deps are done, the
 lowest ready id goes first, one compute node and one send at a time, a receive takes
 no slot and is done when its message has arrived (or at once, if it already had).
@@ -33,17 +37,48 @@ def serialization_ps(wire_bytes, rate_bps):
     return -(-wire_bytes * 8 * PS_PER_S // rate_bps)
 
 
-class Hop:
-    """One link of a path: rate in bit/s, delay in ps."""
+class Pipelines:
+    """The switch and NIC latencies of the packet level, ps (doc/latency.md): its
+    defaults, or none at all (as `--ns3::SwitchPipeline::Latency=0ns` and the rest)."""
 
-    def __init__(self, rate_bps, delay_ps):
+    def __init__(self, switch_ps=300_000, cut_through_bytes=64, nic_transmit_ps=400_000,
+                 nic_receive_ps=400_000, ack_turnaround_ps=0):
+        self.switch_ps = switch_ps
+        self.cut_through_bytes = cut_through_bytes
+        self.nic_transmit_ps = nic_transmit_ps
+        self.nic_receive_ps = nic_receive_ps
+        self.ack_turnaround_ps = ack_turnaround_ps
+
+    @classmethod
+    def none(cls):
+        return cls(0, 0, 0, 0, 0)
+
+
+class Hop:
+    """One link of a path: rate in bit/s, delay in ps, the sending port's transmit
+    latency, and the receiving port's cut-through bytes (0: store-and-forward) and
+    pipeline latency."""
+
+    def __init__(self, rate_bps, delay_ps, transmit_ps=0, cut_through_bytes=0, pipeline_ps=0):
         self.rate_bps = rate_bps
         self.delay_ps = delay_ps
+        self.transmit_ps = transmit_ps
+        self.cut_through_bytes = cut_through_bytes
+        self.pipeline_ps = pipeline_ps
+
+    def arrival_ps(self, departure, wire_bytes):
+        """When the receiving port's owner has a frame whose first bit left at
+        `departure`: the packet level's RocePort::GetArrivalLatency, integer ps."""
+        serialization = serialization_ps(wire_bytes, self.rate_bps)
+        if 0 < self.cut_through_bytes < wire_bytes:
+            serialization = serialization * self.cut_through_bytes // wire_bytes
+        return departure + self.transmit_ps + self.delay_ps + serialization + self.pipeline_ps
 
 
-def message_ps(size, hops, mtu=MTU):
-    """(arrival, acknowledged): ps after the send starts until the last byte arrives,
-    and until the ACK of the last packet is back."""
+def message_ps(size, hops, ack_hops=None, mtu=MTU, ack_turnaround_ps=0):
+    """(arrival, acknowledged): ps after the send starts until the receiver's transport
+    has the last packet, and until the sender's has the ACK of it. `ack_hops` is the
+    way back (default: `hops` reversed)."""
     payloads = [mtu] * (size // mtu) + ([size % mtu] if size % mtu else [])
     if not payloads:
         payloads = [0]
@@ -53,8 +88,7 @@ def message_ps(size, hops, mtu=MTU):
         departures.append(clock)
         clock += serialization_ps(p + DATA_OVERHEAD, hops[0].rate_bps)
     for index, hop in enumerate(hops):
-        arrivals = [d + serialization_ps(p + DATA_OVERHEAD, hop.rate_bps) + hop.delay_ps
-                    for d, p in zip(departures, payloads)]
+        arrivals = [hop.arrival_ps(d, p + DATA_OVERHEAD) for d, p in zip(departures, payloads)]
         if index == len(hops) - 1:
             break
         following = hops[index + 1]
@@ -64,8 +98,10 @@ def message_ps(size, hops, mtu=MTU):
             departures.append(start)
             free = start + serialization_ps(p + DATA_OVERHEAD, following.rate_bps)
     arrival = arrivals[-1]
-    ack = sum(serialization_ps(ACK_BYTES, h.rate_bps) + h.delay_ps for h in reversed(hops))
-    return arrival, arrival + ack
+    ack = arrival + ack_turnaround_ps
+    for hop in ack_hops if ack_hops is not None else list(reversed(hops)):
+        ack = hop.arrival_ps(ack, ACK_BYTES)
+    return arrival, ack
 
 
 _RATE = re.compile(r"^([0-9.]+)\s*([kKMGT]?)(bps)?$")
@@ -90,9 +126,11 @@ def _delay_ps(text):
 
 class Fabric:
     """The paths of a one-dimension mlfabric fabric YAML: a Switch (two hops between any
-    two NPUs) or a Ring (shortest way round; a tie goes the way of increasing rank)."""
+    two NPUs: cut-through into the switch, whose ports are all of one rate) or a Ring
+    (shortest way round, a tie the way of increasing rank; the NPUs between relay
+    through their NIC ports, store-and-forward), with the latencies of `pipelines`."""
 
-    def __init__(self, path):
+    def __init__(self, path, pipelines=None):
         with open(path, encoding="utf-8") as f:
             description = yaml.safe_load(f)
         dims = description.get("dimensions") if isinstance(description, dict) else None
@@ -104,13 +142,25 @@ class Fabric:
         if self.topology not in ("Switch", "Ring"):
             raise ValueError(f"{path}: topology {self.topology}: not Switch or Ring")
         self.npus = int(dim["npus"])
-        self.hop = Hop(_rate(dim["rate"]), _delay_ps(dim["latency"]))
+        pipes = pipelines or Pipelines()
+        self.ack_turnaround_ps = pipes.ack_turnaround_ps
+        rate, delay = _rate(dim["rate"]), _delay_ps(dim["latency"])
+        # NIC (or relay) port -> NIC port, and the two halves of a way through a switch.
+        self.nic_to_nic = Hop(rate, delay, pipes.nic_transmit_ps, 0, pipes.nic_receive_ps)
+        self.nic_to_switch = Hop(rate, delay, pipes.nic_transmit_ps, pipes.cut_through_bytes,
+                                 pipes.switch_ps)
+        self.switch_to_nic = Hop(rate, delay, 0, 0, pipes.nic_receive_ps)
 
     def hops(self, src, dst):
         if self.topology == "Switch":
-            return [self.hop, self.hop]
+            return [self.nic_to_switch, self.switch_to_nic]
         forward = (dst - src) % self.npus
-        return [self.hop] * min(forward, self.npus - forward)
+        return [self.nic_to_nic] * min(forward, self.npus - forward)
+
+    def message_ps(self, size, src, dst, mtu=MTU):
+        """(arrival, acknowledged) of one message from `src` to `dst` alone."""
+        return message_ps(size, self.hops(src, dst), self.hops(dst, src), mtu,
+                          self.ack_turnaround_ps)
 
 
 def latency_ps(ranks, fabric, mtu=MTU):
@@ -153,7 +203,7 @@ def latency_ps(ranks, fabric, mtu=MTU):
                     continue
                 busy[rank]["send"] = True
                 a = node.attrs
-                arrival, acked = message_ps(a["comm_size"], fabric.hops(rank, a["comm_dst"]), mtu)
+                arrival, acked = fabric.message_ps(a["comm_size"], rank, a["comm_dst"], mtu)
                 push(now + arrival, "arrive", a["comm_dst"], (rank, a["comm_tag"]))
                 push(now + acked, "done", rank, node_id)
             elif node.type == chakra.COMM_RECV_NODE:

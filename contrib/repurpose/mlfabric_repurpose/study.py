@@ -200,13 +200,21 @@ def main(argv=None):
     args = p.parse_args(argv)
     command = "./mlfabric study repurpose --out=doc/studies"
     path = os.path.join(args.out, "repurpose.json")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        print(f"error: --out: {args.out}: not a folder", file=sys.stderr)
+        return 2
     if args.plot_only:
+        if not os.path.isfile(path):
+            print(f"error: --plot-only: {path}: no such file (run the study first)",
+                  file=sys.stderr)
+            return 2
         with open(path, encoding="utf-8") as f:
             result = json.load(f)
     else:
         if not os.access(args.replay, os.X_OK):
             print(f"error: --replay: {args.replay}: not built (./mlfabric build)", file=sys.stderr)
             return 2
+        os.makedirs(args.out, exist_ok=True)
         result = run(args.replay, args.weights)
         result["command"] = command
         with open(path, "w", encoding="utf-8") as f:

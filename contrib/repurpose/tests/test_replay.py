@@ -15,8 +15,8 @@ REPLAY = os.environ.get("MLFABRIC_REPLAY_BINARY",
 SWITCH = os.path.join(shared.ROOT, "fabrics", "repurpose-switch-4.yaml")
 
 
-# The closed forms below are store-and-forward switches and NICs that add no time
-# (doc/latency.md).
+# Store-and-forward switches and NICs that add no time (doc/latency.md), for the
+# closed form with latency.Pipelines.none().
 NO_PIPELINES = ("--ns3::SwitchPipeline::Latency=0ns", "--ns3::SwitchPipeline::Mode=StoreAndForward",
                 "--ns3::RdmaNic::TransmitLatency=0ns", "--ns3::RdmaNic::ReceiveLatency=0ns")
 
@@ -29,7 +29,7 @@ def replay(ranks, name, extra=()):
     workload.Workload.write(trace, prefix, "test")
     summary = prefix + ".json"
     run = subprocess.run([REPLAY, f"--workload={prefix}", f"--fabric={SWITCH}", "--progress=0",
-                          f"--summary={summary}", *NO_PIPELINES, *extra],
+                          f"--summary={summary}", *extra],
                          capture_output=True, text=True)
     if run.returncode != 0:
         raise AssertionError(run.stderr)
@@ -49,23 +49,34 @@ class ClosedFormTest(unittest.TestCase):
         # Three hops (a ring's transit node) add one more store-and-forward and delay.
         self.assertEqual(latency.message_ps(10000, [hops[0]] * 3)[0], 13539200 + 3342400 + 10 ** 6)
 
+    def test_message_by_hand_with_the_default_latencies(self):
+        """The same message with the packet level's defaults: each packet reaches the
+        switch 400 ns (NIC transmit) + 1 us + 51.2 ns (its first 64 B) + 300 ns
+        (pipeline) after leaving the NIC, so the switch sends the three back to back from
+        1751.2 ns; the last (1512 ns) leaves at 1751.2 + 2 x 3342.4 = 8436 ns and its
+        transport has it 1 us + 1512 ns + 400 ns (receive) later, at 11348 ns. The ACK
+        (86 B, cut through after 64 B too) returns in 1751.2 + 1000 + 68.8 + 400 ns."""
+        fabric = latency.Fabric(SWITCH)
+        self.assertEqual(fabric.message_ps(10000, 0, 1), (11348000, 14568000))
+
 
 class ReplayTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.data, cls.model = shared.trained()
-        cls.fabric = latency.Fabric(SWITCH)
         cls.device = workload.Device(10.0)
         if not os.access(REPLAY, os.X_OK):
             raise AssertionError(f"{REPLAY}: not built")
 
-    def check(self, partition):
+    def check(self, partition, pipelines=None):
+        """Replay `partition` with the default latencies, or none (`Pipelines.none()`)."""
         trace = workload.Workload(partition, 32, 4, self.device)
-        result = replay(trace.ranks, partition.name)
+        extra = NO_PIPELINES if pipelines is not None else ()
+        result = replay(trace.ranks, partition.name, extra)
         self.assertTrue(result["completed"])
         self.assertEqual(result["bytes_sent"], partition.cross_worker_bytes(32, 4))
         self.assertEqual(result["network_delivered_bytes"], result["bytes_sent"])
-        closed = latency.latency_ps(trace.ranks, self.fabric)
+        closed = latency.latency_ps(trace.ranks, latency.Fabric(SWITCH, pipelines))
         return [round(r["finish_ns"] * 1000) for r in result["ranks"]], closed, trace
 
     def test_baselines_match_the_closed_form_exactly(self):
@@ -75,8 +86,9 @@ class ReplayTest(unittest.TestCase):
         to the picosecond."""
         for name in ("contiguous", "random"):
             part = restructure.baseline(name, self.model, 4, shared.SEED)
-            finish, closed, _ = self.check(part)
-            self.assertEqual(finish, closed, name)
+            for pipelines in (None, latency.Pipelines.none()):
+                finish, closed, _ = self.check(part, pipelines)
+                self.assertEqual(finish, closed, name)
 
     def test_repurpose_matches_the_closed_form_up_to_contention(self):
         """Pruned splits send unequal messages, so steps drift apart and a message can
