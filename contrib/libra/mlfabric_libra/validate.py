@@ -153,7 +153,8 @@ def run(args, network, workload, result):
     lines.append("  why they differ: the model has no latency (above), runs dimensions "
                  + ("pipelined (max)" if result.dim_time == "max" else "one after another")
                  + f" while the replay pipelines {args.validate_splits} chunks through them; a group "
-                 "smaller than the world runs one ring over its members, not per dimension; "
+                 "smaller than the world runs over the dimensions it spans, or as one ring over "
+                 "its members where they are no sub-grid (the replay's groups: line says which); "
                  "the replay overlaps what the trace's dependencies allow (the model never "
                  "does) and waits where other ranks are late (pipeline stages); the packet "
                  "level adds congestion, oversubscription, headers and PFC.")
