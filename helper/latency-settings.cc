@@ -44,6 +44,9 @@ LatencySettings::Current()
     s.nicTransmit = DefaultOf<TimeValue>(nic, "TransmitLatency");
     s.nicReceive = DefaultOf<TimeValue>(nic, "ReceiveLatency");
     s.ackTurnaround = DefaultOf<TimeValue>(nic, "AckTurnaround");
+    s.ackInterval = static_cast<uint32_t>(DefaultOf<UintegerValue>(nic, "AckInterval"));
+    s.scaleUpAckInterval =
+        static_cast<uint32_t>(DefaultOf<UintegerValue>(nic, "ScaleUpAckInterval"));
     return s;
 }
 
@@ -67,6 +70,8 @@ LatencySettings::ApplyTo(Ptr<FlowBackend> flow) const
     flow->SetAttribute("NicTransmitLatency", TimeValue(nicTransmit));
     flow->SetAttribute("NicReceiveLatency", TimeValue(nicReceive));
     flow->SetAttribute("AckTurnaround", TimeValue(ackTurnaround));
+    flow->SetAttribute("AckInterval", UintegerValue(ackInterval));
+    flow->SetAttribute("ScaleUpAckInterval", UintegerValue(scaleUpAckInterval));
 }
 
 } // namespace ns3

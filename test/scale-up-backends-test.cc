@@ -319,3 +319,35 @@ TEST_F(ScaleUpBackendsTest, SwitchLatencyEntersEveryScaleUpHopIntoTheSwitch)
                   arrival(CreateObject<CongestionAwareBackend>(), fast),
               1'000'000);
 }
+
+TEST_F(ScaleUpBackendsTest, FlowLevelTakesThePacketLevelsAckCadence)
+{
+    // One setting, ns3::RdmaNic::ScaleUpAckInterval, moves both levels. An ACK per packet
+    // puts a 16-byte header-only frame on every NPU's uplink per 272-byte data frame it
+    // receives, so the bandwidth term of the ring grows by (272 + 16) / (272 + 16 / 64).
+    const auto run = [](uint32_t interval)
+    {
+        Config::SetDefault("ns3::RdmaNic::ScaleUpAckInterval", UintegerValue(interval));
+        ettest::ScratchDir dir;
+        const std::string prefix = dir.File("w");
+        for (uint32_t r = 0; r < kNpus; ++r)
+        {
+            WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, kBytes)});
+        }
+        const ReplayResult r = RunReplay(RunConfig(
+            prefix, OneServer(dir), WriteSystem(dir, "ring", 1), ReplayBackendKind::Flow));
+        EXPECT_TRUE(r.completed);
+        EXPECT_NE(r.network.find("ACK every " + std::to_string(interval) + " packets"),
+                  std::string::npos)
+            << r.network;
+        const double finish = LastFinishNs(r);
+        Simulator::Destroy();
+        Config::Reset();
+        return finish;
+    };
+    const double perPacket = run(1);
+    const double coalesced = run(64);
+    const double bandwidthNs = 2.0 * (kNpus - 1) / kNpus * kBytes / ScaleUpPayloadBytesPerNs();
+    const double growth = (272.0 + 16.0) / (272.0 + 16.0 / 64) - 1;
+    EXPECT_NEAR(perPacket - coalesced, bandwidthNs * growth, 0.01 * bandwidthNs * growth);
+}
