@@ -5,7 +5,7 @@
 # Prints, per backend, the iteration (last rank's finish), its error against the packet
 # level, the simulator's events, wall and CPU time, peak memory, and the scale-out's PFC
 # pauses and ECN marks; then how many messages and bytes the hybrid ran at each level.
-# Extra arguments go to every run (e.g. --stop=20ms).
+# Extra arguments go to every run (e.g. --qp-per-message); every run must finish.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 [[ -x "$ROOT/build/examples/chakra-replay" ]] || "$ROOT/mlfabric" build
