@@ -109,7 +109,10 @@ Main(int argc, char** argv)
                  ExampleCli::InputKind::File,
                  "empty");
     cli.AddInput("remote-memory", "ASTRA-sim remote-memory JSON, for MEM_LOAD/STORE nodes");
-    cli.Add("backend", "network model: packet, analytical, analytical-aware or flow", "packet");
+    cli.Add("backend",
+            "network model: packet, analytical, analytical-aware, flow or hybrid (flow level "
+            "inside scale-up domains, packet level elsewhere)",
+            "packet");
     cli.Add("qp-per-message",
             "packet and flow level: a new queue pair for every message (ASTRA-sim's ns-3 "
             "backend)",
@@ -213,7 +216,9 @@ Main(int argc, char** argv)
     }
     config.remoteMemoryPath = cli.Get("remote-memory");
     config.network.backend = ParseReplayBackendKind(cli.Get("backend"));
-    const bool packet = config.network.backend == ReplayBackendKind::Packet;
+    // The hybrid backend's packet level takes every packet-level option.
+    const bool packet = config.network.backend == ReplayBackendKind::Packet ||
+                        config.network.backend == ReplayBackendKind::Hybrid;
     const bool flow = config.network.backend == ReplayBackendKind::Flow;
     for (const char* option : {"cc",
                                "cc-preset",
@@ -233,7 +238,8 @@ Main(int argc, char** argv)
     {
         if (!packet && cli.IsSet(option))
         {
-            throw InputError(std::string("--") + option + ": applies to --backend=packet only");
+            throw InputError(std::string("--") + option +
+                             ": applies to --backend=packet only (and hybrid)");
         }
     }
     for (const char* option : {"qp-per-message"})
@@ -241,7 +247,7 @@ Main(int argc, char** argv)
         if (!packet && !flow && cli.IsSet(option))
         {
             throw InputError(std::string("--") + option +
-                             ": applies to --backend=packet and --backend=flow only");
+                             ": applies to --backend=packet and --backend=flow only (and hybrid)");
         }
     }
     if ((packet || flow) && cli.IsSet("analytical-goodput"))

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -44,6 +45,7 @@ struct ReplayNetworkFigures
     std::vector<LinkUtilization> timelineLinks; //!< the busiest links with their windows
 
     std::map<std::string, uint64_t> counters; //!< the backend's own counts, by name
+    std::vector<std::string> warnings;        //!< what the run's figures should be read with
 };
 
 /**

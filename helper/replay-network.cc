@@ -9,6 +9,8 @@
 #include "ns3/fabric-routing.h"
 #include "ns3/failure-options.h"
 #include "ns3/flow-backend.h"
+#include "ns3/flow-router.h"
+#include "ns3/hybrid-network-backend.h"
 #include "ns3/input-error.h"
 #include "ns3/latency-settings.h"
 #include "ns3/log.h"
@@ -18,9 +20,11 @@
 #include "ns3/rdma-network-backend.h"
 #include "ns3/replay-analytical-observer.h"
 #include "ns3/replay-flow-observer.h"
+#include "ns3/replay-hybrid-observer.h"
 #include "ns3/replay-packet-observer.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -47,8 +51,12 @@ ParseReplayBackendKind(const std::string& name)
     {
         return ReplayBackendKind::Flow;
     }
+    if (name == "hybrid")
+    {
+        return ReplayBackendKind::Hybrid;
+    }
     throw InputError("--backend: unknown backend '" + name +
-                     "' (known: packet, analytical, analytical-aware, flow)");
+                     "' (known: packet, analytical, analytical-aware, flow, hybrid)");
 }
 
 std::string
@@ -62,6 +70,8 @@ ToString(ReplayBackendKind kind)
         return "analytical-aware";
     case ReplayBackendKind::Flow:
         return "flow";
+    case ReplayBackendKind::Hybrid:
+        return "hybrid";
     case ReplayBackendKind::Packet:
         break;
     }
@@ -148,9 +158,9 @@ BuildAnalytical(const ReplayNetworkConfig& config, ReplayNetwork& net)
     net.description = backend->GetDescription();
 }
 
-/** Build the flow-level network into \p net. */
-void
-BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
+/** \return a flow-level backend over the loaded fabric of \p net */
+Ptr<FlowBackend>
+CreateFlowBackend(const ReplayNetworkConfig& config, const ReplayNetwork& net)
 {
     const Fabric& fabric = net.fabric.fabric;
     auto backend = CreateObject<FlowBackend>();
@@ -165,6 +175,15 @@ BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
     {
         throw InputError(config.fabricPath + ": " + e.what());
     }
+    return backend;
+}
+
+/** Build the flow-level network into \p net. */
+void
+BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
+{
+    const Fabric& fabric = net.fabric.fabric;
+    auto backend = CreateFlowBackend(config, net);
     net.backend = backend;
     net.observer = std::make_unique<ReplayFlowObserver>(backend);
     NodeContainer nodes;
@@ -174,6 +193,71 @@ BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
         net.rankNodes.push_back(nodes.Get(i));
     }
     net.description = backend->GetDescription();
+}
+
+/** The fabric, its routing and the packet level's ECMP walk, for classifying paths. */
+struct HybridPaths
+{
+    /**
+     * \param f the fabric
+     * \param r its routing tables
+     */
+    HybridPaths(const Fabric& f, const RoutingTable& r)
+        : fabric(f)
+        , routes(r)
+        , router(fabric, routes)
+    {
+    }
+
+    Fabric fabric;       //!< the fabric
+    RoutingTable routes; //!< its tables
+    FlowRouter router;   //!< paths by the packet level's hashes
+};
+
+/**
+ * Build the hybrid network into \p net: the packet-level network as BuildPacket does, a
+ * flow-level backend over the same fabric, and a HybridNetworkBackend over both.
+ */
+void
+BuildHybrid(const ReplayNetworkConfig& config, ReplayNetwork& net)
+{
+    BuildPacket(config, net);
+    const std::string packetLine = net.description;
+    Ptr<RdmaNetworkBackend> packet = DynamicCast<RdmaNetworkBackend>(net.backend);
+    std::unique_ptr<ReplayPacketObserver> packetObserver(
+        static_cast<ReplayPacketObserver*>(net.observer.release()));
+    Ptr<FlowBackend> flow = CreateFlowBackend(config, net);
+    auto paths = std::make_shared<HybridPaths>(
+        net.fabric.fabric, ComputeRouting(net.fabric.fabric, net.fabric.routing));
+    auto hybrid = CreateObject<HybridNetworkBackend>();
+    hybrid->Attach(packet,
+                   flow,
+                   [paths](uint32_t src, uint32_t dst)
+                   {
+                       std::vector<uint32_t> links;
+                       for (uint32_t directed : paths->router.DataPath(src, dst, 0, 0))
+                       {
+                           links.push_back(FlowRouter::LinkOf(directed));
+                       }
+                       return HybridNetworkBackend::LevelOfPath(paths->fabric, links);
+                   });
+    net.backend = hybrid;
+    net.observer = std::make_unique<ReplayHybridObserver>(std::move(packetObserver), hybrid);
+    net.description =
+        "hybrid: a message whose routed path stays inside one scale-up dimension runs at " +
+        flow->GetDescription() + "\nevery other message runs at " + packetLine +
+        "\nhybrid hand-over: a message that crosses scale-up and RoCE links runs wholly at "
+        "packet level; on the scale-up links they share, neither level sees the other's "
+        "bytes, nor do flow-level messages see a relay's backpressure (the report counts "
+        "the messages and bytes of each level)";
+    const auto& dims = net.fabric.fabric.GetDimensions();
+    if (std::none_of(dims.begin(),
+                     dims.end(),
+                     [](const FabricDimension& d) { return static_cast<bool>(d.scaleUp); }))
+    {
+        net.description += "; WARNING: " + config.fabricPath +
+                           " declares no scale_up dimension: every message runs at packet level";
+    }
 }
 
 } // namespace
@@ -190,6 +274,10 @@ BuildReplayNetwork(const ReplayNetworkConfig& config)
     else if (config.backend == ReplayBackendKind::Flow)
     {
         BuildFlow(config, net);
+    }
+    else if (config.backend == ReplayBackendKind::Hybrid)
+    {
+        BuildHybrid(config, net);
     }
     else
     {

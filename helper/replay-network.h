@@ -31,11 +31,12 @@ enum class ReplayBackendKind : uint8_t
     Analytical,      //!< ASTRA-sim's congestion-unaware analytical model
     AnalyticalAware, //!< ASTRA-sim's congestion-aware analytical model
     Flow,            //!< flows sharing the routed links max-min fairly (FlowBackend)
+    Hybrid,          //!< flow level inside scale-up domains, packet level elsewhere
 };
 
 /**
  * \ingroup mlfabric-helper
- * \param name "packet", "analytical", "analytical-aware" or "flow"
+ * \param name "packet", "analytical", "analytical-aware", "flow" or "hybrid"
  * \return the kind; throws InputError "--backend: ..." for another name
  */
 ReplayBackendKind ParseReplayBackendKind(const std::string& name);

@@ -20,6 +20,12 @@ ReplayPacketObserver::GetNetwork()
 }
 
 void
+ReplayPacketObserver::SetQuiet(std::function<bool()> quiet)
+{
+    m_quiet = std::move(quiet);
+}
+
+void
 ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<bool()> finished)
 {
     // The order in which the instruments schedule their first checks is the order of
@@ -36,8 +42,15 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
     m_guard->Start();
     // The network's periodic events would keep ranks that only wait running for ever.
     Ptr<RdmaNetworkBackend> backend = m_backend;
-    m_stuck = std::make_unique<ReplayStuckWatch>(
-        [backend]() { return backend->IsIdle(); }, finished, settings.stallTimeout);
+    std::function<bool()> quiet = m_quiet;
+    if (!quiet)
+    {
+        quiet = [backend]()
+        {
+            return backend->IsIdle();
+        };
+    }
+    m_stuck = std::make_unique<ReplayStuckWatch>(quiet, finished, settings.stallTimeout);
     m_stuck->Start();
     if (settings.invariantPeriod.IsStrictlyPositive())
     {

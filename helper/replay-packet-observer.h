@@ -15,6 +15,7 @@
 #include "ns3/roce-network.h"
 #include "ns3/run-guard.h"
 
+#include <functional>
 #include <memory>
 
 namespace ns3
@@ -45,6 +46,13 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     /** \return the network */
     RoceNetwork& GetNetwork();
 
+    /**
+     * Tell the stuck watch when the workload's network is quiet; by default when the
+     * backend is idle (RdmaNetworkBackend::IsIdle). Before Start.
+     * \param quiet true while no message is in flight and no work is scheduled
+     */
+    void SetQuiet(std::function<bool()> quiet);
+
   private:
     std::unique_ptr<RoceNetwork> m_net;              //!< the network
     Ptr<RdmaNetworkBackend> m_backend;               //!< the backend over it
@@ -56,6 +64,7 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     std::unique_ptr<RunGuard> m_guard;               //!< stalls and PFC deadlocks
     std::unique_ptr<ReplayStuckWatch> m_stuck;       //!< ranks that can only wait
     std::unique_ptr<InvariantChecker> m_checker;     //!< invariants, if asked
+    std::function<bool()> m_quiet;                   //!< for the stuck watch; null: m_backend
 };
 
 } // namespace ns3

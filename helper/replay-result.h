@@ -79,7 +79,7 @@ struct ReplayResult
     std::vector<ReplayJobResult> jobs;               //!< per job; multi-job runs only
     std::vector<std::string> groupPlans; //!< how each group's collectives run; single only
     ReplayNotes notes;                   //!< nodes replayed by their duration
-    std::vector<std::string> warnings;   //!< ignored configuration keys
+    std::vector<std::string> warnings;   //!< ignored configuration keys; the network's caveats
     std::vector<std::string> stuck;      //!< why unfinished ranks could not go on
     bool completed{false};               //!< every rank finished
     bool interrupted{false};             //!< stopped by the stop flag

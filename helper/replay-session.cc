@@ -305,6 +305,7 @@ ReplaySession::Collect()
         }
     }
     result.warnings = m_system.warnings;
+    result.warnings.insert(result.warnings.end(), network.warnings.begin(), network.warnings.end());
     result.networkDeliveredBytes = network.deliveredBytes;
     result.networkCounters = network.counters;
     result.network = m_net.description;

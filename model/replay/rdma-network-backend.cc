@@ -118,6 +118,15 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
 }
 
 void
+RdmaNetworkBackend::Reserve(const Message& message)
+{
+    if (message.src != message.dst && message.src < m_nics.size() && message.dst < m_nics.size())
+    {
+        QueuePairFor(message);
+    }
+}
+
+void
 RdmaNetworkBackend::SetReductionPlacer(PacketInSwitchReductions::Placer placer)
 {
     m_reductions.Attach(m_nics, std::move(placer), m_priority);

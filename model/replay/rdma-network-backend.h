@@ -62,6 +62,14 @@ class RdmaNetworkBackend : public NetworkBackend
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
 
     /**
+     * Open the queue pair \p message would be sent on, as Send would, and send nothing: a
+     * network that carries some messages elsewhere keeps the NICs' numbering of the queue
+     * pairs they do carry (and so their ports and ECMP paths) as if every message ran here.
+     * \param message source and destination (its size is not used)
+     */
+    void Reserve(const Message& message);
+
+    /**
      * Let in-switch reductions run in the switches' reduction engines; without it they
      * are refused as the NetworkBackend refuses them.
      * \param placer finds the switch cabled to a reduction's members
