@@ -108,8 +108,8 @@ DescribeReplaySystem(const SystemConfig& c)
     {
         if (IsInNetwork(spec.algorithm))
         {
-            text << ", all-reduce reduced in the switch of its dimension (analytical and "
-                    "packet backends; at packet level "
+            text << ", all-reduce reduced in the switch of its dimension (analytical, flow "
+                    "and packet backends; at packet and flow level "
                  << DescribePacketReductionEngine() << ")";
             break;
         }

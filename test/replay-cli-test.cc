@@ -287,9 +287,9 @@ TEST(ReplayCli, FinalInvariantChecksWaitForAcknowledgementsInFlight)
     EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
 }
 
-// An nvls all-reduce on the scale-up switch runs on the analytical backends and at packet
-// level and is said in the header; the flow level, which has no reduction engine, and a
-// dimension without a switch refuse it with exit status 2.
+// An nvls all-reduce on the scale-up switch runs on the analytical backends, the flow
+// level and at packet level and is said in the header; a dimension without a switch
+// refuses it with exit status 2.
 TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
 {
     ettest::ScratchDir dir;
@@ -315,10 +315,10 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
     EXPECT_NE(packet.output.find("reduction buffer 8388608 B"), std::string::npos) << packet.output;
 
     const ProgramRun flow = Replay(args + " --backend=flow");
-    EXPECT_EQ(flow.status, 2) << flow.output;
-    EXPECT_NE(flow.output.find("error: rank "), std::string::npos) << flow.output;
-    EXPECT_NE(flow.output.find("in-network reduction (nvls, inNetwork) is not modelled by "
-                               "ns3::FlowBackend"),
+    ASSERT_EQ(flow.status, 0) << flow.output;
+    EXPECT_NE(flow.output.find("(analytical, flow and packet backends"), std::string::npos)
+        << flow.output;
+    EXPECT_NE(flow.output.find("in-switch reductions as a flow up and a flow down per member"),
               std::string::npos)
         << flow.output;
 
@@ -333,4 +333,10 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
     EXPECT_EQ(ring.status, 2) << ring.output;
     EXPECT_NE(ring.output.find("dimension 0 is a Ring and has no switch"), std::string::npos)
         << ring.output;
+    const ProgramRun ringFlow =
+        Replay("--workload=" + prefix + " --fabric=" + root +
+               "/fabrics/ring-8.yaml --backend=flow --system=" + ringSystem);
+    EXPECT_EQ(ringFlow.status, 2) << ringFlow.output;
+    EXPECT_NE(ringFlow.output.find("no switch is linked to every one of them"), std::string::npos)
+        << ringFlow.output;
 }

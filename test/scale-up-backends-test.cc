@@ -6,8 +6,8 @@
 // in 16-byte flits: 256/272 of the line rate) and a frame entering its switch waits the
 // switch latency, as at packet level.
 //
-// A TP all-reduce inside one scale-up switch (ring on every backend, NVLS in-switch on
-// the analytical ones and the packet level) matches its closed form, and the
+// A TP all-reduce inside one scale-up switch (ring and NVLS in-switch on every backend)
+// matches its closed form, and the
 // cut-through models (analytical, flow) the packet level within 1 %; the
 // congestion-aware model stores and forwards per link, as ASTRA-sim's does. A message that crosses
 // scale-up links and then RoCE links is charged each part's framing: per extra 4096-byte packet,
@@ -179,12 +179,30 @@ TEST_F(ScaleUpBackendsTest, NvlsAllReduceMatchesClosedFormAndPacketLevel)
     const double packet = AllReduceNs(ReplayBackendKind::Packet, "nvls");
     const double unaware = AllReduceNs(ReplayBackendKind::Analytical, "nvls");
     const double aware = AllReduceNs(ReplayBackendKind::AnalyticalAware, "nvls");
+    const double flow = AllReduceNs(ReplayBackendKind::Flow, "nvls");
     RecordProperty("packet_ns", std::to_string(packet));
     RecordProperty("analytical_ns", std::to_string(unaware));
     RecordProperty("analytical_aware_ns", std::to_string(aware));
+    RecordProperty("flow_ns", std::to_string(flow));
     EXPECT_NEAR(unaware, closed, 2);
     EXPECT_NEAR(aware, awareForm, 2);
     EXPECT_LT(Deviation(unaware, packet), 0.01) << unaware << " ns vs packet " << packet;
+    // Flow level: within 1 % of the closed form and of the packet level; beyond the
+    // closed form it charges the up flow's first chunk before the result starts down.
+    EXPECT_LT(Deviation(flow, closed), 0.01) << flow << " ns vs closed form " << closed;
+    EXPECT_LT(Deviation(flow, packet), 0.01) << flow << " ns vs packet " << packet;
+    EXPECT_GT(flow, closed);
+    // A ring moves 2(n-1)/n of the data over each NPU link; NVLS moves it once.
+    const double ring = AllReduceNs(ReplayBackendKind::Flow, "ring");
+    RecordProperty("flow_ring_ns", std::to_string(ring));
+    const double ringForm =
+        kEndpointNs +
+        2.0 * (kNpus - 1) * (d / kNpus / su + 2 * kLatencyNs + kSwitchNs + kEndpointNs);
+    EXPECT_LT(Deviation(ring, ringForm), 0.01) << ring << " ns vs ring closed form " << ringForm;
+    // Their bandwidth terms stand in 2(n-1)/n = 1.5 for n = 4; latencies add the rest.
+    EXPECT_GT(ring / flow, 2.0 * (kNpus - 1) / kNpus) << "ring " << ring << " ns, nvls " << flow;
+    EXPECT_LT(Deviation(ring / flow, ringForm / closed), 0.02)
+        << "ring " << ring << " ns, nvls " << flow << " ns";
 }
 
 namespace
