@@ -114,6 +114,20 @@ DescribeReplaySystem(const SystemConfig& c)
             break;
         }
     }
+    for (const auto* list : {&c.reduceScatterImplementation, &c.allGatherImplementation})
+    {
+        const bool nvls = std::any_of(list->begin(),
+                                      list->end(),
+                                      [](const AlgorithmSpec& spec)
+                                      { return spec.algorithm == CollectiveAlgorithm::Nvls; });
+        if (nvls)
+        {
+            text << ", "
+                 << (list == &c.reduceScatterImplementation ? "reduce-scatter" : "all-gather")
+                 << " through the scale-up switch of its dimension (nvls: analytical and flow "
+                    "backends; the packet level refuses it)";
+        }
+    }
     for (const auto* list :
          {&c.allReduceImplementation, &c.reduceScatterImplementation, &c.allGatherImplementation})
     {

@@ -9,7 +9,9 @@
 //     chunk up (one 4178-byte frame, the cable, NIC and switch pipelines)
 //   + its data's wire bytes at the line rate + the down hop's cable and NIC pipeline,
 // bytes are conserved (n D up, n D down, none counted as messages), and the up and down
-// flows share their links max-min fairly with other traffic.
+// flows share their links max-min fairly with other traffic. A reduce-scatter sends the
+// same data up and 1/n of it down, paced by the data up; an all-gather sends a share up
+// and the n-1 others' shares down.
 #include "ns3/boolean.h"
 #include "ns3/fabric.h"
 #include "ns3/flow-backend.h"
@@ -72,7 +74,8 @@ std::map<uint32_t, int64_t>
 Reduce(Ptr<FlowBackend> b,
        const std::vector<uint32_t>& members,
        uint64_t bytes,
-       const std::map<uint32_t, int64_t>& issuePs = {})
+       const std::map<uint32_t, int64_t>& issuePs = {},
+       NetworkBackend::InSwitchOp op = NetworkBackend::InSwitchOp::AllReduce)
 {
     auto ranks = std::make_shared<const std::vector<uint32_t>>(members);
     auto done = std::make_shared<std::map<uint32_t, int64_t>>();
@@ -80,9 +83,9 @@ Reduce(Ptr<FlowBackend> b,
     {
         const int64_t at = issuePs.count(rank) ? issuePs.at(rank) : 0;
         Simulator::Schedule(PicoSeconds(at),
-                            [b, ranks, rank, bytes, done]()
+                            [b, ranks, rank, bytes, done, op]()
                             {
-                                b->ReduceInSwitch({rank, ranks, bytes, 7},
+                                b->ReduceInSwitch({rank, ranks, bytes, 7, op},
                                                   [done](const NetworkBackend::Contribution& c) {
                                                       (*done)[c.rank] =
                                                           Simulator::Now().GetPicoSeconds();
@@ -173,6 +176,45 @@ TEST_F(FlowInSwitchTest, UpAndDownFlowsShareTheirLinksFairly)
     EXPECT_EQ(b->GetDeliveredMessages(), 1U);
     EXPECT_EQ(b->GetDeliveredBytes(), kMiB + kMembers * kMiB);
     EXPECT_EQ(b->GetInSwitchUpBytes(), kMembers * kMiB);
+}
+
+TEST_F(FlowInSwitchTest, ReduceScatterIsPacedByTheDataUp)
+{
+    // Each member sends its 1 MiB up and receives its 256 KiB shard. The shards' flows
+    // alone would be done after a quarter of the time, but a shard is reduced only as the
+    // members' data comes up: every result is in one chunk after the last byte is up, as
+    // for an all-reduce.
+    const Fabric fabric = Star(kMembers);
+    auto b = Backend(fabric);
+    const auto done = Reduce(b, {0, 1, 2, 3}, kMiB, {}, NetworkBackend::InSwitchOp::ReduceScatter);
+    ASSERT_EQ(done.size(), kMembers);
+    const int64_t expected = kMiBWire * 80 + kUpFixedPs + kFramePs + kDownFixedPs;
+    for (const auto& [rank, at] : done)
+    {
+        EXPECT_NEAR(at, expected, 2) << "rank " << rank;
+    }
+    EXPECT_EQ(b->GetInSwitchUpBytes(), kMembers * kMiB);
+    EXPECT_EQ(b->GetInSwitchDownBytes(), kMiB);
+    EXPECT_DOUBLE_EQ(b->GetWireBytesSent(), kMembers * kMiBWire + kMiBWire);
+}
+
+TEST_F(FlowInSwitchTest, AllGatherStreamsTheOtherSharesDown)
+{
+    // Each member sends its 256 KiB share up; the switch multicasts it to the three
+    // others, so each member's down link carries 768 KiB, starting once every member's
+    // first packet is up.
+    const Fabric fabric = Star(kMembers);
+    auto b = Backend(fabric);
+    const auto done = Reduce(b, {0, 1, 2, 3}, kMiB / 4, {}, NetworkBackend::InSwitchOp::AllGather);
+    ASSERT_EQ(done.size(), kMembers);
+    const int64_t expected = kFramePs + kUpFixedPs + 3 * kMiBWire / 4 * 80 + kDownFixedPs;
+    for (const auto& [rank, at] : done)
+    {
+        EXPECT_NEAR(at, expected, 2) << "rank " << rank;
+    }
+    EXPECT_EQ(b->GetInSwitchUpBytes(), kMiB);
+    EXPECT_EQ(b->GetInSwitchDownBytes(), 3 * kMiB);
+    EXPECT_EQ(b->GetDeliveredBytes(), 3 * kMiB);
 }
 
 TEST_F(FlowInSwitchTest, RefusesMembersWithoutACommonSwitchAndBadContributions)

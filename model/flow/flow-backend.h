@@ -177,7 +177,9 @@ class FlowBackend : public NetworkBackend
     struct Reduction
     {
         uint32_t switchNode{0};                  //!< the switch that reduces
-        uint64_t bytes{0};                       //!< each member's data and result
+        uint64_t bytes{0};                       //!< each member's data
+        uint64_t resultBytes{0};                 //!< each member's result
+        uint64_t reducedBytes{0};                //!< bytes the engine adds up
         std::vector<Contribution> contributions; //!< per member, once it contributed
         std::vector<ContributionCallback> done;  //!< per member
         std::vector<bool> contributed;           //!< per member

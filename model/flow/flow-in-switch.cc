@@ -3,10 +3,12 @@
  */
 // FlowBackend's in-switch reductions (nvls, inNetwork).
 //
-// Each member's data goes up its own link to the switch as one flow, and its result comes
-// down as another; both are queue pairs of one hop that share their links max-min fairly
-// with every other flow, framed as the link frames (scale-up packets or RoCEv2). The
-// reduction engine adds no bandwidth of its own.
+// Each member's data goes up its own link to the switch as one flow, and its result
+// comes down as another (NetworkBackend::ResultBytes: the whole result of an all-reduce,
+// the member's shard of a reduce-scatter, the other members' data of an all-gather); both
+// are queue pairs of one hop that share their links max-min fairly with every other flow,
+// framed as the link frames (scale-up packets or RoCEv2). The reduction engine adds no
+// bandwidth of its own.
 //
 // Pipelining. The packet level's engine reduces chunk by chunk (one packet each) and
 // sends a chunk's result down as soon as every member's copy of it is in. The flow model
@@ -24,6 +26,11 @@
 // early rather than late (its finish is off by at most the gap between the members' up
 // finishes). The reduction buffer's credit window is not modelled; a buffer that cannot
 // cover the round trip to the switch at the link rate is named in a warning.
+//
+// A reduce-scatter and an all-gather take the same two events. A reduce-scatter's shards
+// are reduced as the data comes up, so its small result flows end on the last-up floor;
+// an all-gather's result, n-1 times the data, is fed by n-1 up flows at once and ends at
+// its own flow's pace.
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
@@ -162,7 +169,12 @@ FlowBackend::HopQueuePair(uint32_t rank, uint32_t sw, bool up)
 int64_t
 FlowBackend::ChunkPs(const QueuePair& qp) const
 {
-    return qp.data.PacketPs(qp.wire->PacketWireBytes(qp.wire->GetMtu()));
+    // The engine takes whole chunks: the hop stores and forwards one, whatever the
+    // switch's cut-through.
+    const uint32_t wire = qp.wire->PacketWireBytes(qp.wire->GetMtu());
+    const uint64_t rate =
+        m_fabric->GetLink(FlowRouter::LinkOf(qp.dataPath.front())).settings.rateBps;
+    return qp.data.FixedPs(wire, wire) + SerializationPs(wire, rate);
 }
 
 void
@@ -197,6 +209,8 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
         Reduction r;
         r.switchNode = ReductionSwitch(members);
         r.bytes = c.bytes;
+        r.resultBytes = ResultBytes(c);
+        r.reducedBytes = ReducedBytes(c);
         r.contributions.resize(members.size());
         r.done.resize(members.size());
         r.contributed.assign(members.size(), false);
@@ -233,7 +247,7 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
     if (r.contributedCount == members.size())
     {
         int64_t start = r.firstChunksPs + m_reductionLatency.GetPicoSeconds();
-        if (m_reductionBps > 0)
+        if (m_reductionBps > 0 && r.reducedBytes > 0)
         {
             const QueuePair& qp = m_qps[up];
             start += static_cast<int64_t>(qp.wire->GetMtu() * 8e12 /
@@ -274,7 +288,7 @@ FlowBackend::StartResults(const ReductionKey& key)
     {
         const uint32_t down = HopQueuePair(members[i], r.switchNode, false);
         Enqueue(down,
-                Pending{{members[i], members[i], r.bytes, key.first},
+                Pending{{members[i], members[i], r.resultBytes, key.first},
                         nullptr,
                         [this, key, i](const Message&) { OnDownArrived(key, i); },
                         0});
@@ -293,14 +307,15 @@ FlowBackend::OnUpArrived(const ReductionKey& key)
     int64_t floor = Simulator::Now().GetPicoSeconds() + m_reductionLatency.GetPicoSeconds();
     const uint32_t down = HopQueuePair(key.second.front(), r.switchNode, false);
     floor += ChunkPs(m_qps[down]);
-    if (m_reductionBps > 0)
+    if (m_reductionBps > 0 && r.reducedBytes > 0)
     {
         // Every chunk of the result passes the engine after the first chunks were in.
-        floor = std::max<int64_t>(floor,
-                                  r.firstChunksPs + m_reductionLatency.GetPicoSeconds() +
-                                      static_cast<int64_t>(static_cast<double>(r.bytes) * 8e12 /
-                                                           static_cast<double>(m_reductionBps)) +
-                                      ChunkPs(m_qps[down]));
+        floor =
+            std::max<int64_t>(floor,
+                              r.firstChunksPs + m_reductionLatency.GetPicoSeconds() +
+                                  static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
+                                                       static_cast<double>(m_reductionBps)) +
+                                  ChunkPs(m_qps[down]));
     }
     r.resultFloorPs = floor;
     for (uint32_t i = 0; i < key.second.size(); ++i)
