@@ -57,8 +57,9 @@ class PacketInSwitchReductions
 
     /**
      * A member's contribution (NetworkBackend::ReduceInSwitch), an all-reduce. Throws
-     * InputError for a reduce-scatter or all-gather, a member set no switch joins, a rank outside it, a second contribution of a rank or
-     * a size that differs from the other members'.
+     * InputError for a reduce-scatter or all-gather, a member set no switch joins, a rank
+     * outside it, a second contribution of a rank or a size that differs from the other
+     * members'.
      * \param contribution the member's share
      * \param done called when its result has arrived
      */
