@@ -108,10 +108,24 @@ DescribeReplaySystem(const SystemConfig& c)
     {
         if (IsInNetwork(spec.algorithm))
         {
-            text << ", all-reduce reduced in the switch of its dimension (analytical and "
-                    "packet backends; at packet level "
+            text << ", all-reduce reduced in the switch of its dimension (analytical, flow "
+                    "and packet backends; at packet and flow level "
                  << DescribePacketReductionEngine() << ")";
             break;
+        }
+    }
+    for (const auto* list : {&c.reduceScatterImplementation, &c.allGatherImplementation})
+    {
+        const bool nvls = std::any_of(list->begin(),
+                                      list->end(),
+                                      [](const AlgorithmSpec& spec)
+                                      { return spec.algorithm == CollectiveAlgorithm::Nvls; });
+        if (nvls)
+        {
+            text << ", "
+                 << (list == &c.reduceScatterImplementation ? "reduce-scatter" : "all-gather")
+                 << " through the scale-up switch of its dimension (nvls: analytical and flow "
+                    "backends; the packet level refuses it)";
         }
     }
     for (const auto* list :

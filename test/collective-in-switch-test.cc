@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// In-switch all-reduce (nvls, inNetwork) on the analytical networks: closed-form
-// completion times alone, in chunks, in a hierarchy and on a group; the reduction
-// engine's rate and latency; conservation of bytes; and the refusals.
+// In-switch all-reduce (nvls, inNetwork) and NVLS reduce-scatter and all-gather on the
+// analytical networks: closed-form completion times alone, in chunks, in a hierarchy and
+// on a group; the reduction engine's rate and latency; conservation of bytes; and the
+// refusals.
 #include "collective-run.h"
 
 #include "ns3/collective-planner.h"
@@ -217,25 +218,118 @@ TEST(InSwitchCollective, RefusedWithoutASwitch)
     Simulator::Destroy();
 }
 
-TEST(InSwitchCollective, OnlyAllReduce)
+TEST(InSwitchCollective, NvlsRunsReductionsAndGathersInNetworkOnlyAllReduce)
+{
+    auto plan = [](const std::string& algorithm, CollectiveType type)
+    {
+        SystemConfig config = Config({algorithm});
+        config.reduceScatterImplementation = config.allReduceImplementation;
+        config.allGatherImplementation = config.allReduceImplementation;
+        config.allToAllImplementation = config.allReduceImplementation;
+        CollectivePlanner planner(config, {4});
+        CollectivePlanner::Request r;
+        r.type = type;
+        r.bytes = kMiB;
+        r.where = "trace.et node 7";
+        return planner.Plan(r);
+    };
+    EXPECT_EQ(plan("nvls", CollectiveType::ReduceScatter)->phases.at(0).algorithm.algorithm,
+              CollectiveAlgorithm::Nvls);
+    EXPECT_EQ(plan("nvls", CollectiveType::AllGather)->phases.at(0).algorithm.algorithm,
+              CollectiveAlgorithm::Nvls);
+    auto refused = [&plan](const std::string& algorithm, CollectiveType type, const char* what)
+    {
+        try
+        {
+            plan(algorithm, type);
+            ADD_FAILURE() << algorithm << " " << ToString(type) << " planned";
+        }
+        catch (const InputError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    refused("inNetwork",
+            CollectiveType::ReduceScatter,
+            "inNetwork cannot run REDUCE_SCATTER, only ALL_REDUCE");
+    refused("nvls",
+            CollectiveType::AllToAll,
+            "nvls cannot run ALL_TO_ALL, only ALL_REDUCE, REDUCE_SCATTER and ALL_GATHER");
+}
+
+namespace
+{
+
+/** \return the plan of one \p type of \p bytes on \p n NPUs with nvls */
+std::shared_ptr<const CollectivePlan>
+NvlsPlan(CollectiveType type, uint32_t n, uint64_t bytes)
 {
     SystemConfig config = Config({"nvls"});
     config.reduceScatterImplementation = config.allReduceImplementation;
-    CollectivePlanner planner(config, {4});
+    config.allGatherImplementation = config.allReduceImplementation;
+    CollectivePlanner planner(config, {n});
     CollectivePlanner::Request r;
-    r.type = CollectiveType::ReduceScatter;
-    r.bytes = kMiB;
-    r.where = "trace.et node 7";
-    try
+    r.type = type;
+    r.bytes = bytes;
+    r.where = "test";
+    return planner.Plan(r);
+}
+
+} // namespace
+
+// NVLS reduce-scatter: every rank sends its D up once and receives its D/n shard; the
+// shards stream down as fast as the data comes up, so the phase costs what an all-reduce
+// does, 2E + 2L + D/B (cut-through), against a ring's (n-1) steps of D/n. Store and
+// forward: D up as one message, D/n down as another.
+TEST(InSwitchCollective, NvlsReduceScatterSendsAllUpAndReceivesItsShard)
+{
+    const uint32_t n = 8;
+    const uint64_t d = 4 * kMiB;
+    const auto config = Config({"nvls"});
+    auto unaware = RunCollectiveOnMembers(Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
+                                          config,
+                                          NvlsPlan(CollectiveType::ReduceScatter, n, d),
+                                          1.0 / n);
+    auto aware = RunCollectiveOnMembers(
+        Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
+        config,
+        NvlsPlan(CollectiveType::ReduceScatter, n, d),
+        1.0 / n);
+    for (uint32_t r = 0; r < n; ++r)
     {
-        planner.Plan(r);
-        ADD_FAILURE() << "nvls reduce-scatter planned";
+        EXPECT_EQ(unaware.finishNs.at(r), InSwitchNs(d)) << "rank " << r;
+        EXPECT_EQ(aware.finishNs.at(r), 2 * kE + Delta(d, 1) + Delta(d / n, 1)) << "rank " << r;
+        EXPECT_EQ(unaware.sent[r], d);
+        EXPECT_EQ(unaware.received[r], d / n);
+        EXPECT_EQ(aware.received[r], d / n);
     }
-    catch (const InputError& e)
+}
+
+// NVLS all-gather: every rank sends its share S up once; the switch multicasts it to the
+// n-1 others, so each rank receives (n-1) S = (n-1)/n of the output, streamed down at B:
+// 2E + 2L + (n-1) S / B, the ring's bandwidth term with one latency instead of n-1.
+TEST(InSwitchCollective, NvlsAllGatherMulticastsEveryShare)
+{
+    const uint32_t n = 8;
+    const uint64_t share = kMiB / 2;
+    const auto config = Config({"nvls"});
+    auto unaware = RunCollectiveOnMembers(Network({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
+                                          config,
+                                          NvlsPlan(CollectiveType::AllGather, n, share),
+                                          n - 1.0);
+    auto aware = RunCollectiveOnMembers(
+        Network<CongestionAwareBackend>({{AnalyticalBlock::Switch, n, kGbps, kLatency}}),
+        config,
+        NvlsPlan(CollectiveType::AllGather, n, share),
+        n - 1.0);
+    for (uint32_t r = 0; r < n; ++r)
     {
-        EXPECT_NE(std::string(e.what()).find("nvls cannot run REDUCE_SCATTER, only ALL_REDUCE"),
-                  std::string::npos)
-            << e.what();
+        EXPECT_EQ(unaware.finishNs.at(r), 2 * kE + Delta((n - 1) * share, 2)) << "rank " << r;
+        EXPECT_EQ(aware.finishNs.at(r), 2 * kE + Delta(share, 1) + Delta((n - 1) * share, 1))
+            << "rank " << r;
+        EXPECT_EQ(unaware.sent[r], share);
+        EXPECT_EQ(unaware.received[r], (n - 1) * share);
+        EXPECT_EQ(aware.received[r], (n - 1) * share);
     }
 }
 

@@ -52,16 +52,19 @@ struct CollectiveOutcome
 
 /**
  * Run \p plan on every member from t = 0; every member finishes, and the bytes received
- * are the bytes sent.
+ * are the bytes sent, times \p receivedPerSent (a switch's reduce-scatter delivers 1/n of
+ * what goes up, its all-gather n-1 times as much).
  * \param backend the network
  * \param config the system configuration
  * \param plan the collective
+ * \param receivedPerSent bytes received per byte sent, over all ranks
  * \return what it produced
  */
 inline CollectiveOutcome
 RunCollectiveOnMembers(Ptr<NetworkBackend> backend,
                        const SystemConfig& config,
-                       std::shared_ptr<const CollectivePlan> plan)
+                       std::shared_ptr<const CollectivePlan> plan,
+                       double receivedPerSent = 1.0)
 {
     CollectiveOutcome out;
     CollectiveRunner runner(backend, config);
@@ -85,7 +88,9 @@ RunCollectiveOnMembers(Ptr<NetworkBackend> backend,
         out.received.push_back(runner.GetBytesReceived(r));
     }
     out.messages = runner.GetMessageCount();
-    EXPECT_EQ(std::accumulate(out.sent.begin(), out.sent.end(), uint64_t{0}), out.TotalReceived());
+    const auto sent = std::accumulate(out.sent.begin(), out.sent.end(), uint64_t{0});
+    EXPECT_DOUBLE_EQ(static_cast<double>(sent) * receivedPerSent,
+                     static_cast<double>(out.TotalReceived()));
     return out;
 }
 

@@ -287,9 +287,10 @@ TEST(ReplayCli, FinalInvariantChecksWaitForAcknowledgementsInFlight)
     EXPECT_NE(run.output.find("invariants: held in "), std::string::npos) << run.output;
 }
 
-// An nvls all-reduce on the scale-up switch runs on the analytical backends and at packet
-// level and is said in the header; the flow level, which has no reduction engine, and a
-// dimension without a switch refuse it with exit status 2.
+// An nvls all-reduce on the scale-up switch runs on the analytical backends, the flow
+// level and at packet level and is said in the header; a dimension without a switch
+// refuses it with exit status 2. An nvls reduce-scatter runs at flow level, not at packet
+// level.
 TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
 {
     ettest::ScratchDir dir;
@@ -315,10 +316,10 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
     EXPECT_NE(packet.output.find("reduction buffer 8388608 B"), std::string::npos) << packet.output;
 
     const ProgramRun flow = Replay(args + " --backend=flow");
-    EXPECT_EQ(flow.status, 2) << flow.output;
-    EXPECT_NE(flow.output.find("error: rank "), std::string::npos) << flow.output;
-    EXPECT_NE(flow.output.find("in-network reduction (nvls, inNetwork) is not modelled by "
-                               "ns3::FlowBackend"),
+    ASSERT_EQ(flow.status, 0) << flow.output;
+    EXPECT_NE(flow.output.find("(analytical, flow and packet backends"), std::string::npos)
+        << flow.output;
+    EXPECT_NE(flow.output.find("in-switch reductions as a flow up and a flow down per member"),
               std::string::npos)
         << flow.output;
 
@@ -333,4 +334,35 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
     EXPECT_EQ(ring.status, 2) << ring.output;
     EXPECT_NE(ring.output.find("dimension 0 is a Ring and has no switch"), std::string::npos)
         << ring.output;
+    const ProgramRun ringFlow =
+        Replay("--workload=" + prefix + " --fabric=" + root +
+               "/fabrics/ring-8.yaml --backend=flow --system=" + ringSystem);
+    EXPECT_EQ(ringFlow.status, 2) << ringFlow.output;
+    EXPECT_NE(ringFlow.output.find("no switch is linked to every one of them"), std::string::npos)
+        << ringFlow.output;
+
+    // An nvls reduce-scatter runs at flow level and is said in the header; the packet
+    // level refuses it, naming itself.
+    const std::string rsPrefix = dir.File("rs");
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        WriteRank(rsPrefix, r, {Collective(1, EtCollectiveType::REDUCE_SCATTER, 1 << 20, {})});
+    }
+    const std::string rsSystem = dir.File("rs-nvls.json");
+    WriteText(rsSystem,
+              "{\"all-reduce-implementation\": [\"ring\", \"ring\"], "
+              "\"all-gather-implementation\": [\"ring\", \"ring\"], "
+              "\"reduce-scatter-implementation\": [\"nvls\", \"ring\"], "
+              "\"all-to-all-implementation\": [\"ring\", \"ring\"]}");
+    const std::string rsArgs = "--workload=" + rsPrefix + " --fabric=" + root +
+                               "/fabrics/two-dim-4x2.yaml --system=" + rsSystem;
+    const ProgramRun rsFlow = Replay(rsArgs + " --backend=flow");
+    ASSERT_EQ(rsFlow.status, 0) << rsFlow.output;
+    EXPECT_NE(rsFlow.output.find("reduce-scatter through the scale-up switch of its dimension"),
+              std::string::npos)
+        << rsFlow.output;
+    const ProgramRun rsPacket = Replay(rsArgs);
+    EXPECT_EQ(rsPacket.status, 2) << rsPacket.output;
+    EXPECT_NE(rsPacket.output.find("is not modelled at packet level"), std::string::npos)
+        << rsPacket.output;
 }

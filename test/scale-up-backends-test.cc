@@ -6,8 +6,8 @@
 // in 16-byte flits: 256/272 of the line rate) and a frame entering its switch waits the
 // switch latency, as at packet level.
 //
-// A TP all-reduce inside one scale-up switch (ring on every backend, NVLS in-switch on
-// the analytical ones and the packet level) matches its closed form, and the
+// A TP all-reduce inside one scale-up switch (ring and NVLS in-switch on every backend)
+// matches its closed form, and the
 // cut-through models (analytical, flow) the packet level within 1 %; the
 // congestion-aware model stores and forwards per link, as ASTRA-sim's does. A message that crosses
 // scale-up links and then RoCE links is charged each part's framing: per extra 4096-byte packet,
@@ -23,6 +23,7 @@
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/flow-backend.h"
+#include "ns3/input-error.h"
 #include "ns3/roce-wire.h"
 #include "ns3/scale-up-framing.h"
 #include "ns3/simulator.h"
@@ -64,15 +65,21 @@ ScaleUpPayloadBytesPerNs()
     return kRateGbps / 8 * ScaleUpGoodput(su);
 }
 
-/** \return the finish of an all-reduce of kBytes on one server with \p algorithm */
+/**
+ * \return the finish of a collective of \p type and \p bytes per rank on one server with
+ *         \p algorithm
+ */
 double
-AllReduceNs(ReplayBackendKind backend, const std::string& algorithm)
+CollectiveNs(ReplayBackendKind backend,
+             const std::string& algorithm,
+             EtCollectiveType type,
+             uint64_t bytes)
 {
     ettest::ScratchDir dir;
     const std::string prefix = dir.File("w");
     for (uint32_t r = 0; r < kNpus; ++r)
     {
-        WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, kBytes)});
+        WriteRank(prefix, r, {Collective(1, type, bytes)});
     }
     ReplayRunConfig config =
         RunConfig(prefix, OneServer(dir), WriteSystem(dir, algorithm, 1), backend);
@@ -82,6 +89,13 @@ AllReduceNs(ReplayBackendKind backend, const std::string& algorithm)
     Simulator::Destroy();
     Config::Reset();
     return finish;
+}
+
+/** \return the finish of an all-reduce of kBytes on one server with \p algorithm */
+double
+AllReduceNs(ReplayBackendKind backend, const std::string& algorithm)
+{
+    return CollectiveNs(backend, algorithm, EtCollectiveType::ALL_REDUCE, kBytes);
 }
 
 /** Relative deviation of \p measured from \p expected. */
@@ -179,12 +193,86 @@ TEST_F(ScaleUpBackendsTest, NvlsAllReduceMatchesClosedFormAndPacketLevel)
     const double packet = AllReduceNs(ReplayBackendKind::Packet, "nvls");
     const double unaware = AllReduceNs(ReplayBackendKind::Analytical, "nvls");
     const double aware = AllReduceNs(ReplayBackendKind::AnalyticalAware, "nvls");
+    const double flow = AllReduceNs(ReplayBackendKind::Flow, "nvls");
     RecordProperty("packet_ns", std::to_string(packet));
     RecordProperty("analytical_ns", std::to_string(unaware));
     RecordProperty("analytical_aware_ns", std::to_string(aware));
+    RecordProperty("flow_ns", std::to_string(flow));
     EXPECT_NEAR(unaware, closed, 2);
     EXPECT_NEAR(aware, awareForm, 2);
     EXPECT_LT(Deviation(unaware, packet), 0.01) << unaware << " ns vs packet " << packet;
+    // Flow level: within 1 % of the closed form and of the packet level; beyond the
+    // closed form it charges the up flow's first chunk before the result starts down.
+    EXPECT_LT(Deviation(flow, closed), 0.01) << flow << " ns vs closed form " << closed;
+    EXPECT_LT(Deviation(flow, packet), 0.01) << flow << " ns vs packet " << packet;
+    EXPECT_GT(flow, closed);
+    // A ring moves 2(n-1)/n of the data over each NPU link; NVLS moves it once.
+    const double ring = AllReduceNs(ReplayBackendKind::Flow, "ring");
+    RecordProperty("flow_ring_ns", std::to_string(ring));
+    const double ringForm =
+        kEndpointNs +
+        2.0 * (kNpus - 1) * (d / kNpus / su + 2 * kLatencyNs + kSwitchNs + kEndpointNs);
+    EXPECT_LT(Deviation(ring, ringForm), 0.01) << ring << " ns vs ring closed form " << ringForm;
+    // Their bandwidth terms stand in 2(n-1)/n = 1.5 for n = 4; latencies add the rest.
+    EXPECT_GT(ring / flow, 2.0 * (kNpus - 1) / kNpus) << "ring " << ring << " ns, nvls " << flow;
+    EXPECT_LT(Deviation(ring / flow, ringForm / closed), 0.02)
+        << "ring " << ring << " ns, nvls " << flow << " ns";
+}
+
+// NVLS reduce-scatter: D up, its D/n shard down, paced by the data up: the all-reduce's
+// 2E + 2L + S + D/B_eff. NVLS all-gather of a share S_r: S_r up, the n-1 others' shares
+// down: 2E + 2L + S + (n-1) S_r / B_eff. The packet level refuses both, naming itself.
+TEST_F(ScaleUpBackendsTest, NvlsReduceScatterAndAllGatherMatchTheirClosedForms)
+{
+    const double d = static_cast<double>(kBytes);
+    const double su = ScaleUpPayloadBytesPerNs();
+    const double fixed = 2 * kEndpointNs + 2 * kLatencyNs + kSwitchNs;
+    const double rsForm = fixed + d / su;
+    const uint64_t share = kBytes / kNpus;
+    const double agForm = fixed + (kNpus - 1) * static_cast<double>(share) / su;
+    for (auto backend : {ReplayBackendKind::Analytical, ReplayBackendKind::Flow})
+    {
+        const double rs = CollectiveNs(backend, "nvls", EtCollectiveType::REDUCE_SCATTER, kBytes);
+        const double ag = CollectiveNs(backend, "nvls", EtCollectiveType::ALL_GATHER, share);
+        RecordProperty(ToString(backend) + "_reduce_scatter_ns", std::to_string(rs));
+        RecordProperty(ToString(backend) + "_all_gather_ns", std::to_string(ag));
+        EXPECT_LT(Deviation(rs, rsForm), 0.001) << ToString(backend) << " " << rs << " ns";
+        EXPECT_LT(Deviation(ag, agForm), 0.001) << ToString(backend) << " " << ag << " ns";
+        // Against the ring: a reduce-scatter's (n-1)/n D over (n-1) steps of latency, an
+        // all-gather's (n-1) S_r over as many.
+        const double ringRs =
+            CollectiveNs(backend, "ring", EtCollectiveType::REDUCE_SCATTER, kBytes);
+        const double ringAg = CollectiveNs(backend, "ring", EtCollectiveType::ALL_GATHER, share);
+        RecordProperty(ToString(backend) + "_ring_reduce_scatter_ns", std::to_string(ringRs));
+        RecordProperty(ToString(backend) + "_ring_all_gather_ns", std::to_string(ringAg));
+        const double steps = kNpus - 1.0;
+        const double ringStepFixed = 2 * kLatencyNs + kSwitchNs + kEndpointNs;
+        EXPECT_LT(Deviation(ringRs, kEndpointNs + steps * (d / kNpus / su + ringStepFixed)), 0.01)
+            << ToString(backend) << " ring " << ringRs;
+        EXPECT_LT(Deviation(ringAg, kEndpointNs + steps * (share / su + ringStepFixed)), 0.01)
+            << ToString(backend) << " ring " << ringAg;
+        EXPECT_LT(ag, ringAg);
+    }
+    ettest::ScratchDir dir;
+    const std::string prefix = dir.File("rs");
+    for (uint32_t r = 0; r < kNpus; ++r)
+    {
+        WriteRank(prefix, r, {Collective(1, EtCollectiveType::REDUCE_SCATTER, kBytes)});
+    }
+    ReplayRunConfig config =
+        RunConfig(prefix, OneServer(dir), WriteSystem(dir, "nvls", 1), ReplayBackendKind::Packet);
+    try
+    {
+        RunReplay(config);
+        ADD_FAILURE() << "an nvls reduce-scatter ran at packet level";
+    }
+    catch (const InputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("nvls reduce-scatter over 4 ranks is not modelled "
+                                             "at packet level"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 namespace

@@ -303,7 +303,8 @@ CongestionAwareBackend::FinishReduction(uint32_t switchNode,
     uint64_t reduced = std::max(engineFree, now);
     if (ReductionBytesPerNs() > 0)
     {
-        reduced += static_cast<uint64_t>(static_cast<double>(first.bytes) / ReductionBytesPerNs());
+        reduced +=
+            static_cast<uint64_t>(static_cast<double>(ReducedBytes(first)) / ReductionBytesPerNs());
     }
     engineFree = reduced;
     const uint64_t ready = reduced + static_cast<uint64_t>(m_reductionLatency.GetNanoSeconds());
@@ -314,7 +315,7 @@ CongestionAwareBackend::FinishReduction(uint32_t switchNode,
                             {
                                 const auto& c = a.contribution;
                                 const uint32_t npu = GetFabric().GetNpuNode(c.rank);
-                                Fly({c.rank, c.rank, c.bytes, c.tag},
+                                Fly({c.rank, c.rank, ResultBytes(c), c.tag},
                                     {LinkOf(DirectedLink(npu, switchNode, false))},
                                     false,
                                     [c, done = a.done](const Message&) { done(c); });

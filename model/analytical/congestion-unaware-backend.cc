@@ -162,12 +162,15 @@ CongestionUnawareBackend::FinishReduction(const std::vector<InSwitchRendezvous::
         lastFirst = std::max(lastFirst, a.issuedNs + dim.latencyNs);
     }
     double reduced = lastUp;
-    if (ReductionBytesPerNs() > 0)
+    const auto summed = static_cast<double>(ReducedBytes(first));
+    if (ReductionBytesPerNs() > 0 && summed > 0)
     {
-        reduced = std::max(reduced, lastFirst + bytes / ReductionBytesPerNs());
+        reduced = std::max(reduced, lastFirst + summed / ReductionBytesPerNs());
     }
-    const double finish =
-        reduced + static_cast<double>(m_reductionLatency.GetNanoSeconds()) + dim.latencyNs;
+    // A result larger than the data (an all-gather's) streams down at the link's rate.
+    const double down = lastFirst + static_cast<double>(ResultBytes(first)) / linkBytesPerNs;
+    const double finish = std::max(reduced, down) +
+                          static_cast<double>(m_reductionLatency.GetNanoSeconds()) + dim.latencyNs;
     const double now = static_cast<double>(Simulator::Now().GetNanoSeconds());
     // Whole ns, as ComputeDelayNs truncates a message's delay.
     const auto delay = static_cast<uint64_t>(finish - now);
@@ -177,7 +180,7 @@ CongestionUnawareBackend::FinishReduction(const std::vector<InSwitchRendezvous::
                             [this, a]()
                             {
                                 const auto& c = a.contribution;
-                                Deliver({c.rank, c.rank, c.bytes, c.tag}, nullptr, nullptr);
+                                Deliver({c.rank, c.rank, ResultBytes(c), c.tag}, nullptr, nullptr);
                                 a.done(c);
                             });
     }

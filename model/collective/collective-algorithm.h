@@ -20,9 +20,9 @@ enum class CollectiveAlgorithm : uint8_t
     Direct,           //!< every peer directly, a window of messages in flight
     HalvingDoubling,  //!< recursive halving / doubling, partner distance a power of two
     DoubleBinaryTree, //!< two in-order binary trees, alternating per chunk (all-reduce only)
-    Nvls,             //!< reduction in the scale-up switch (NVLink SHARP; all-reduce only)
-    InNetwork,        //!< reduction in a scale-out switch (SHARP, CollNet; all-reduce only)
-    Pat,              //!< NCCL's Parallel Aggregated Trees (all-gather and reduce-scatter only)
+    Nvls,      //!< in the scale-up switch (NVLink SHARP: all-reduce, reduce-scatter, all-gather)
+    InNetwork, //!< reduction in a scale-out switch (SHARP, CollNet; all-reduce only)
+    Pat,       //!< NCCL's Parallel Aggregated Trees (all-gather and reduce-scatter only)
 };
 
 /**

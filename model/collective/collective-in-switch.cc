@@ -30,7 +30,12 @@ InSwitchPhase::OnTimer(PhaseIo& io)
         return;
     }
     NS_LOG_FUNCTION(this << Context().index << Context().spec.inputBytes);
-    io.ReduceInSwitch(Context().spec.inputBytes);
+    using Op = NetworkBackend::InSwitchOp;
+    const CollectiveType type = Context().spec.op;
+    const Op op = type == CollectiveType::ReduceScatter ? Op::ReduceScatter
+                  : type == CollectiveType::AllGather   ? Op::AllGather
+                                                        : Op::AllReduce;
+    io.ReduceInSwitch(Context().spec.inputBytes, op);
     // The result is reported as a message from this rank's own position.
     PostReceive(Context().index, io);
 }

@@ -11,13 +11,16 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-collective
- * An all-reduce reduced by the dimension's switch (NVLS on a scale-up switch, SHARP or
- * CollNet on a scale-out one).
+ * A collective run by the dimension's switch: an all-reduce (NVLS on a scale-up switch,
+ * SHARP or CollNet on a scale-out one), or on a scale-up switch an NVLS reduce-scatter or
+ * all-gather.
  *
- * Each rank hands its whole input to the switch once and receives the reduced result
- * once: after the hand-off delay it contributes, and one hand-off after the result has
- * arrived the phase ends. No rank reduces locally and no rank talks to another, so the
- * data crosses each NPU link once in each direction, against 2(n-1)/n times for a ring.
+ * Each rank hands its whole input to the switch once and receives its result once:
+ * after the hand-off delay it contributes, and one hand-off after the result has arrived
+ * the phase ends. An all-reduce's result is the whole reduced input (the data crosses each
+ * NPU link once in each direction, against 2(n-1)/n times for a ring); a reduce-scatter's
+ * the rank's 1/n shard of it; an all-gather's the n-1 other ranks' inputs, which the
+ * switch multicasts. No rank reduces locally and no rank talks to another.
  */
 class InSwitchPhase : public PhaseExecution
 {

@@ -5,6 +5,7 @@
 #define MLFABRIC_COLLECTIVE_PHASE_H
 
 #include "ns3/collective-plan.h"
+#include "ns3/network-backend.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -76,10 +77,12 @@ class PhaseIo
     virtual void Wait(uint64_t delayNs) = 0;
     /**
      * Hand this rank's data to the dimension's switch, which reduces it with every other
-     * position's; the result comes back as a message from this rank's own position.
-     * \param bytes the data, and the size of the result
+     * position's (or, for an all-gather, multicasts it to them); the result comes back as
+     * a message from this rank's own position.
+     * \param bytes the data
+     * \param op what the switch does with it
      */
-    virtual void ReduceInSwitch(uint64_t bytes) = 0;
+    virtual void ReduceInSwitch(uint64_t bytes, NetworkBackend::InSwitchOp op) = 0;
 };
 
 /**

@@ -419,6 +419,15 @@ CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
         }
         break;
     case CollectiveAlgorithm::Nvls:
+        // NVLink SHARP: all-reduce, and reduce-scatter and all-gather (NCCL 2.19+).
+        if (op != CollectiveType::AllReduce && op != CollectiveType::ReduceScatter &&
+            op != CollectiveType::AllGather)
+        {
+            throw InputError(what + ToString(op) +
+                             ", only ALL_REDUCE, REDUCE_SCATTER and ALL_GATHER (needed by " +
+                             where + ")");
+        }
+        break;
     case CollectiveAlgorithm::InNetwork:
         if (op != CollectiveType::AllReduce)
         {

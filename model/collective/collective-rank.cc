@@ -42,7 +42,7 @@ class CollectiveRank::Io : public PhaseIo
     }
 
     void
-    ReduceInSwitch(uint64_t bytes) override
+    ReduceInSwitch(uint64_t bytes, NetworkBackend::InSwitchOp op) override
     {
         const uint32_t size = m_topology.GetSize(m_dimension);
         std::vector<uint32_t> members;
@@ -52,7 +52,7 @@ class CollectiveRank::Io : public PhaseIo
             members.push_back(m_topology.RankAt(m_rank.m_rank, m_dimension, i));
         }
         std::sort(members.begin(), members.end());
-        m_rank.m_output.ReduceInSwitch(m_rank.m_rank, members, bytes, m_tag);
+        m_rank.m_output.ReduceInSwitch(m_rank.m_rank, members, bytes, m_tag, op);
     }
 
   private:
@@ -66,7 +66,8 @@ void
 CollectiveRank::Output::ReduceInSwitch(uint32_t rank,
                                        const std::vector<uint32_t>& members,
                                        uint64_t,
-                                       uint64_t)
+                                       uint64_t,
+                                       NetworkBackend::InSwitchOp)
 {
     throw InputError("rank " + std::to_string(rank) + ": an in-network reduction over " +
                      std::to_string(members.size()) +

@@ -65,13 +65,15 @@ class CollectiveRank
          * tag). The default refuses: a driver without a network cannot reduce in it.
          * \param rank the contributing rank
          * \param members every rank of the reduction, ascending, \p rank included
-         * \param bytes the data, and the size of the result
+         * \param bytes the rank's data
          * \param tag the same for every member of one reduction
+         * \param op what the switch does with the data
          */
         virtual void ReduceInSwitch(uint32_t rank,
                                     const std::vector<uint32_t>& members,
                                     uint64_t bytes,
-                                    uint64_t tag);
+                                    uint64_t tag,
+                                    NetworkBackend::InSwitchOp op);
     };
 
     /**

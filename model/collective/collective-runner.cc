@@ -70,9 +70,10 @@ void
 CollectiveRunner::ReduceInSwitch(uint32_t rank,
                                  const std::vector<uint32_t>& members,
                                  uint64_t bytes,
-                                 uint64_t tag)
+                                 uint64_t tag,
+                                 NetworkBackend::InSwitchOp op)
 {
-    // The data crosses the rank's link once each way: counted as sent and received.
+    // The data crosses the rank's link up once and its result down once.
     m_bytesSent[rank] += bytes;
     ++m_messages;
     NetworkBackend::Contribution contribution;
@@ -80,10 +81,11 @@ CollectiveRunner::ReduceInSwitch(uint32_t rank,
     contribution.members = std::make_shared<const std::vector<uint32_t>>(members);
     contribution.bytes = bytes;
     contribution.tag = tag;
+    contribution.op = op;
     m_backend->ReduceInSwitch(contribution,
                               [this](const NetworkBackend::Contribution& c)
                               {
-                                  m_bytesReceived[c.rank] += c.bytes;
+                                  m_bytesReceived[c.rank] += NetworkBackend::ResultBytes(c);
                                   RankAt(c.rank).Receive(c.rank, c.tag);
                               });
 }

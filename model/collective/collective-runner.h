@@ -78,7 +78,8 @@ class CollectiveRunner : public CollectiveRank::Output
     void ReduceInSwitch(uint32_t rank,
                         const std::vector<uint32_t>& members,
                         uint64_t bytes,
-                        uint64_t tag) override;
+                        uint64_t tag,
+                        NetworkBackend::InSwitchOp op) override;
 
   private:
     /** \return the rank's state machine, created on first use */

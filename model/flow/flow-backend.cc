@@ -8,6 +8,7 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/reduction-engine.h"
 #include "ns3/scale-up-framing.h"
 #include "ns3/scale-up-hop.h"
 #include "ns3/simulator.h"
@@ -147,6 +148,20 @@ FlowBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
     m_qps.clear();
     m_flowQp.clear();
     m_qpOf.clear();
+    m_hopQp.clear();
+    m_reductions.clear();
+    // In-switch reductions use the packet level's engine settings.
+    Ptr<ReductionEngine> engine = CreateObject<ReductionEngine>();
+    UintegerValue buffer;
+    DataRateValue engineRate;
+    TimeValue engineLatency;
+    engine->GetAttribute("BufferBytes", buffer);
+    engine->GetAttribute("ReductionRate", engineRate);
+    engine->GetAttribute("Latency", engineLatency);
+    m_reductionBufferBytes = buffer.Get();
+    m_reductionBps = engineRate.Get().GetBitRate();
+    m_reductionLatency = engineLatency.Get();
+    m_bufferChecked = false;
     m_txQps.assign(m_fabric->GetNpuCount(), 0);
     m_rxQps.assign(m_fabric->GetNpuCount(), 0);
 }
@@ -187,7 +202,14 @@ FlowBackend::GetDescription() const
                                    : std::string("store-and-forward"))
          << ", NIC transmit " << m_nicTxLatency.As(Time::NS) << ", receive "
          << m_nicRxLatency.As(Time::NS) << ", ACK turnaround " << m_ackTurnaround.As(Time::NS)
-         << DescribeScaleUp() << "; no queues, PFC, ECN or congestion control";
+         << DescribeScaleUp()
+         << "; in-switch reductions as a flow up and a flow down per member, the result "
+            "starting once every member's first chunk is at the switch (engine latency "
+         << m_reductionLatency.As(Time::NS) << ", rate "
+         << (m_reductionBps > 0 ? std::to_string(m_reductionBps / 1e9) + " Gb/s"
+                                : std::string("unbounded"))
+         << ", its buffer's credit window not modelled)"
+         << "; no queues, PFC, ECN or congestion control";
     uint32_t lossy = 0;
     if (m_fabric)
     {
@@ -407,10 +429,14 @@ FlowBackend::Send(const Message& message, MessageCallback sent, MessageCallback 
     {
         return;
     }
-    const uint32_t id = QueuePairFor(message);
+    Enqueue(QueuePairFor(message), Pending{message, std::move(sent), std::move(arrived), 0});
+}
+
+void
+FlowBackend::Enqueue(uint32_t id, Pending pending)
+{
     QueuePair& qp = m_qps[id];
-    Pending pending{message, std::move(sent), std::move(arrived), 0};
-    pending.wireLeft = static_cast<double>(qp.wire->MessageWireBytes(message.bytes));
+    pending.wireLeft = static_cast<double>(qp.wire->MessageWireBytes(pending.message.bytes));
     m_wireBytesSent += pending.wireLeft;
     qp.messages.push_back(std::move(pending));
     if (qp.messages.size() == 1)
@@ -506,11 +532,26 @@ FlowBackend::OnDrained(uint32_t id)
         qp.data.FixedPs(qp.wire->FirstPacketWireBytes(bytes), qp.wire->LastPacketWireBytes(bytes));
     const int64_t ackPs = qp.ack.PacketPs(qp.wire->AckBytes()) + m_ackTurnaround.GetPicoSeconds();
     auto message = std::make_shared<Pending>(std::move(head));
+    const int32_t inSwitch = qp.inSwitch;
     Simulator::Schedule(PicoSeconds(fixedPs),
-                        [this, message]()
+                        [this, message, inSwitch]()
                         {
-                            ++m_deliveredMessages;
-                            m_deliveredBytes += message->message.bytes;
+                            const uint64_t bytes = message->message.bytes;
+                            if (inSwitch == 0)
+                            {
+                                ++m_deliveredMessages;
+                                m_deliveredBytes += bytes;
+                            }
+                            else if (inSwitch > 0)
+                            {
+                                m_inSwitchUpBytes += bytes;
+                            }
+                            else
+                            {
+                                // A result is delivered to its NPU, as at packet level.
+                                m_inSwitchDownBytes += bytes;
+                                m_deliveredBytes += bytes;
+                            }
                             if (message->arrived)
                             {
                                 message->arrived(message->message);

@@ -41,8 +41,13 @@ namespace ns3
  * propagation and per-hop store-and-forward of one packet), and has left its sender
  * when the ACK of its last packet is back.
  *
+ * An in-switch reduction (ReduceInSwitch) is a flow per member up its link to the switch
+ * and, once every member's first chunk is there, a flow per member down with the result
+ * (see flow-in-switch.cc for how the engine's per-chunk pipelining is approximated).
+ *
  * Not modelled, and said so by GetDescription: queues and what acts on them (buffers,
- * PFC, ECN and congestion control: flows take their fair share at once), and losses.
+ * PFC, ECN and congestion control: flows take their fair share at once), losses, and
+ * the reduction buffer's credit window.
  */
 class FlowBackend : public NetworkBackend
 {
@@ -68,6 +73,7 @@ class FlowBackend : public NetworkBackend
 
     uint32_t GetRankCount() const override;
     void Send(const Message& message, MessageCallback sent, MessageCallback arrived) override;
+    void ReduceInSwitch(const Contribution& contribution, ContributionCallback done) override;
 
     /** \return one line for reports: the model, its settings and what it leaves out */
     std::string GetDescription() const;
@@ -79,7 +85,7 @@ class FlowBackend : public NetworkBackend
         return m_deliveredMessages;
     }
 
-    /** \return payload bytes delivered so far */
+    /** \return payload bytes delivered so far, in-switch reduction results included */
     uint64_t
     GetDeliveredBytes() const
     {
@@ -91,6 +97,27 @@ class FlowBackend : public NetworkBackend
     GetWireBytesSent() const
     {
         return m_wireBytesSent;
+    }
+
+    /** \return payload bytes of in-switch reductions that have reached their switch */
+    uint64_t
+    GetInSwitchUpBytes() const
+    {
+        return m_inSwitchUpBytes;
+    }
+
+    /** \return payload bytes of in-switch reduction results delivered to their members */
+    uint64_t
+    GetInSwitchDownBytes() const
+    {
+        return m_inSwitchDownBytes;
+    }
+
+    /** \return in-switch reductions some member still waits on */
+    size_t
+    GetOpenReductionCount() const
+    {
+        return m_reductions.size();
     }
 
     /** \return the rate allocator (SetFabric must have been called) */
@@ -140,10 +167,51 @@ class FlowBackend : public NetworkBackend
         FlowPathTiming ack;             //!< the ACKs' way back
         const FlowWire* wire{nullptr};  //!< its framing: scale-up if its whole path is
         int32_t scaleUpDim{-1};         //!< the scale-up dimension it stays in, or -1
+        int32_t inSwitch{0};            //!< in-switch reduction hop: +1 up, -1 down, 0 not
         std::deque<Pending> messages;   //!< FIFO, the head draining
         double rate{0};                 //!< rate since \c updated, bit/s
         Time updated;                   //!< when the head's wireLeft was last brought up to date
     };
+
+    /** One in-switch reduction under way, named by its tag and members. */
+    struct Reduction
+    {
+        uint32_t switchNode{0};                  //!< the switch that reduces
+        uint64_t bytes{0};                       //!< each member's data
+        uint64_t resultBytes{0};                 //!< each member's result
+        uint64_t reducedBytes{0};                //!< bytes the engine adds up
+        std::vector<Contribution> contributions; //!< per member, once it contributed
+        std::vector<ContributionCallback> done;  //!< per member
+        std::vector<bool> contributed;           //!< per member
+        std::vector<int64_t> downArrivedPs;      //!< per member: result in, or -1
+        uint32_t contributedCount{0};            //!< members that contributed
+        uint32_t upCount{0};                     //!< members whose data is all up
+        uint32_t finished{0};                    //!< members told of their result
+        int64_t firstChunksPs{0};                //!< every member's first chunk is up
+        int64_t resultFloorPs{-1};               //!< earliest end of the last chunk
+    };
+
+    /** Tag and members of one reduction. */
+    using ReductionKey = std::pair<uint64_t, std::vector<uint32_t>>;
+
+    /** \param members ranks, ascending \return the switch linked to all of them */
+    uint32_t ReductionSwitch(const std::vector<uint32_t>& members) const;
+    /** \return the queue pair of the hop between \p rank and \p sw, up or down */
+    uint32_t HopQueuePair(uint32_t rank, uint32_t sw, bool up);
+    /** \param qp a hop's queue pair \return ps for one chunk (one packet) to cross it */
+    int64_t ChunkPs(const QueuePair& qp) const;
+    /** All members have contributed: the results start down. \param key the reduction */
+    void StartResults(const ReductionKey& key);
+    /** A member's whole data is at the switch. \param key the reduction */
+    void OnUpArrived(const ReductionKey& key);
+    /** \param key the reduction \param member whose result has come down */
+    void OnDownArrived(const ReductionKey& key, uint32_t member);
+    /** Tell a member whose result is in and whose last chunk is due. \param key \param member */
+    void FinishMember(const ReductionKey& key, uint32_t member);
+    /** Warn once if the reduction buffer's window cannot cover \p up's round trip. */
+    void WarnIfBufferLimits(uint32_t up);
+    /** Queue \p pending on queue pair \p id and start its flow if it was idle. */
+    void Enqueue(uint32_t id, Pending pending);
 
     /** \return the queue pair for \p message, opened if needed */
     uint32_t QueuePairFor(const Message& message);
@@ -210,6 +278,15 @@ class FlowBackend : public NetworkBackend
     uint64_t m_deliveredBytes{0};                             //!< payload delivered
     double m_wireBytesSent{0};                                //!< wire bytes sent
     TracedCallback<uint32_t> m_resolved;                      //!< Resolved trace
+
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_hopQp; //!< (from, to) node -> hop QP
+    std::map<ReductionKey, Reduction> m_reductions;            //!< in-switch reductions
+    uint64_t m_inSwitchUpBytes{0};                             //!< reduction data at switches
+    uint64_t m_inSwitchDownBytes{0};                           //!< reduction results delivered
+    Time m_reductionLatency;                                   //!< engine latency
+    uint64_t m_reductionBps{0};                                //!< engine rate; 0 unbounded
+    uint64_t m_reductionBufferBytes{0};                        //!< engine buffer
+    bool m_bufferChecked{false};                               //!< its window was checked
 };
 
 } // namespace ns3

@@ -75,21 +75,61 @@ class NetworkBackend : public Object
      */
     virtual void Send(const Message& message, MessageCallback sent, MessageCallback arrived) = 0;
 
+    /** What the switch does with the members' data. */
+    enum class InSwitchOp
+    {
+        AllReduce,     //!< reduces it and sends every member the whole result
+        ReduceScatter, //!< reduces it and sends member i the i-th of n equal shards
+        AllGather,     //!< multicasts each member's data to every other member
+    };
+
     /** One rank's share of a reduction done by a switch. */
     struct Contribution
     {
         uint32_t rank{0};                                     //!< contributing rank
         std::shared_ptr<const std::vector<uint32_t>> members; //!< every rank of it, ascending
-        uint64_t bytes{0}; //!< the rank's data, and the size of the result it receives
-        uint64_t tag{0};   //!< the same for every member of one reduction
+        uint64_t bytes{0};                    //!< the rank's data, the same for every member
+        uint64_t tag{0};                      //!< the same for every member of one reduction
+        InSwitchOp op{InSwitchOp::AllReduce}; //!< the same for every member
     };
+
+    /**
+     * \param c a contribution (members set)
+     * \return the bytes its rank receives: all-reduce its data, reduce-scatter 1/n of
+     *         it, all-gather the n-1 other members' data
+     */
+    static uint64_t
+    ResultBytes(const Contribution& c)
+    {
+        const uint64_t n = c.members ? c.members->size() : 1;
+        switch (c.op)
+        {
+        case InSwitchOp::ReduceScatter:
+            return c.bytes / n;
+        case InSwitchOp::AllGather:
+            return c.bytes * (n - 1);
+        default:
+            return c.bytes;
+        }
+    }
+
+    /**
+     * \param c a contribution
+     * \return the bytes the switch's engine adds up: the members' data for a
+     *         reduction, none for an all-gather
+     */
+    static uint64_t
+    ReducedBytes(const Contribution& c)
+    {
+        return c.op == InSwitchOp::AllGather ? 0 : c.bytes;
+    }
 
     /** Notification about one contribution. */
     using ContributionCallback = std::function<void(const Contribution&)>;
 
     /**
      * Reduce in the switch that joins the members: every member sends its data up once
-     * and receives the reduced result once. \p done fires for each member when its
+     * and receives its result (ResultBytes) once. \p done fires for each member when its
      * result has arrived. A backend that models no reduction engine, or a set of
      * members no single switch joins, is refused with an InputError that says so.
      *

@@ -78,6 +78,15 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
     const std::vector<uint32_t>& members = *c.members;
     const std::string who = "rank " + std::to_string(c.rank) + ": in-switch reduction over " +
                             std::to_string(members.size()) + " ranks";
+    if (c.op != NetworkBackend::InSwitchOp::AllReduce)
+    {
+        throw InputError(
+            "rank " + std::to_string(c.rank) + ": nvls " +
+            (c.op == NetworkBackend::InSwitchOp::ReduceScatter ? "reduce-scatter" : "all-gather") +
+            " over " + std::to_string(members.size()) +
+            " ranks is not modelled at packet level (its reduction engine runs all-reduces "
+            "only); the analytical and flow backends run it");
+    }
     auto self = std::lower_bound(members.begin(), members.end(), c.rank);
     if (self == members.end() || *self != c.rank)
     {

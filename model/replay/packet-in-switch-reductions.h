@@ -56,9 +56,10 @@ class PacketInSwitchReductions
     bool IsAttached() const;
 
     /**
-     * A member's contribution (NetworkBackend::ReduceInSwitch). Throws InputError for a
-     * member set no switch joins, a rank outside it, a second contribution of a rank or
-     * a size that differs from the other members'.
+     * A member's contribution (NetworkBackend::ReduceInSwitch), an all-reduce. Throws
+     * InputError for a reduce-scatter or all-gather, a member set no switch joins, a rank
+     * outside it, a second contribution of a rank or a size that differs from the other
+     * members'.
      * \param contribution the member's share
      * \param done called when its result has arrived
      */
