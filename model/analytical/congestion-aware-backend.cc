@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/reduction-switch.h"
 #include "ns3/scale-up-hop.h"
 #include "ns3/simulator.h"
 
@@ -206,49 +207,10 @@ CongestionAwareBackend::Fly(const Message& message,
 uint32_t
 CongestionAwareBackend::ReductionSwitch(const std::vector<uint32_t>& members) const
 {
-    const Fabric& fabric = GetFabric();
-    std::vector<uint32_t> common;
-    for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(members.front())))
-    {
-        if (!fabric.IsNpu(port.peer))
-        {
-            common.push_back(port.peer);
-        }
-    }
-    for (uint32_t rank : members)
-    {
-        std::vector<uint32_t> linked;
-        for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(rank)))
-        {
-            if (std::find(common.begin(), common.end(), port.peer) != common.end())
-            {
-                linked.push_back(port.peer);
-            }
-        }
-        common = std::move(linked);
-    }
-    if (common.empty())
-    {
-        std::string list;
-        for (size_t i = 0; i < members.size() && i < 8; ++i)
-        {
-            list += (i ? "," : "") + std::to_string(members[i]);
-        }
-        throw InputError("fabric '" + fabric.GetName() +
-                         "': in-switch reduction (nvls, inNetwork) over ranks " + list +
-                         (members.size() > 8 ? ",..." : "") +
-                         ": no switch is linked to every one of them");
-    }
-    if (common.size() == 1 || members.size() < 2)
-    {
-        return common.front();
-    }
-    // Members linked to several switches (a server's scale-up switch and its leaf):
-    // the one their traffic crosses, i.e. the first hop from one member to another.
-    const uint32_t first = m_paths->Walk(members[0], members[1], 0, 0).front();
-    const FabricLink& link = fabric.GetLink(AnalyticalPaths::LinkOf(first));
-    const uint32_t hop = first % 2 == 0 ? link.nodeB : link.nodeA;
-    return std::find(common.begin(), common.end(), hop) != common.end() ? hop : common.front();
+    return ReductionSwitchOf(GetFabric(),
+                             members,
+                             [this](uint32_t from, uint32_t to)
+                             { return m_paths->Walk(from, to, 0, 0).front(); });
 }
 
 uint32_t

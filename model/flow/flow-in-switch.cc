@@ -38,6 +38,7 @@
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/reduction-engine.h"
+#include "ns3/reduction-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -49,64 +50,13 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FlowInSwitch");
 
-namespace
-{
-
-/** \return "0,1,2" for the first eight ranks, ",..." after */
-std::string
-RankList(const std::vector<uint32_t>& ranks)
-{
-    std::string list;
-    for (size_t i = 0; i < ranks.size() && i < 8; ++i)
-    {
-        list += (i ? "," : "") + std::to_string(ranks[i]);
-    }
-    return list + (ranks.size() > 8 ? ",..." : "");
-}
-
-} // namespace
-
 uint32_t
 FlowBackend::ReductionSwitch(const std::vector<uint32_t>& members) const
 {
-    const Fabric& fabric = *m_fabric;
-    std::vector<uint32_t> common;
-    for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(members.front())))
-    {
-        if (!fabric.IsNpu(port.peer))
-        {
-            common.push_back(port.peer);
-        }
-    }
-    for (uint32_t rank : members)
-    {
-        std::vector<uint32_t> linked;
-        for (const FabricPort& port : fabric.GetPorts(fabric.GetNpuNode(rank)))
-        {
-            if (std::find(common.begin(), common.end(), port.peer) != common.end() &&
-                std::find(linked.begin(), linked.end(), port.peer) == linked.end())
-            {
-                linked.push_back(port.peer);
-            }
-        }
-        common = std::move(linked);
-    }
-    if (common.empty())
-    {
-        throw InputError("fabric '" + fabric.GetName() +
-                         "': in-switch reduction (nvls, inNetwork) over ranks " +
-                         RankList(members) + ": no switch is linked to every one of them");
-    }
-    if (common.size() == 1 || members.size() < 2)
-    {
-        return common.front();
-    }
-    // Members linked to several switches (a server's scale-up switch and its leaf): the
-    // one their traffic crosses, the first hop from one member to another.
-    const uint32_t first = m_router->DataPath(members[0], members[1], 0, 0).front();
-    const FabricLink& link = fabric.GetLink(FlowRouter::LinkOf(first));
-    const uint32_t hop = first % 2 == 0 ? link.nodeB : link.nodeA;
-    return std::find(common.begin(), common.end(), hop) != common.end() ? hop : common.front();
+    return ReductionSwitchOf(*m_fabric,
+                             members,
+                             [this](uint32_t from, uint32_t to)
+                             { return m_router->DataPath(from, to, 0, 0).front(); });
 }
 
 uint32_t
