@@ -419,7 +419,7 @@ CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
         }
         break;
     case CollectiveAlgorithm::Nvls:
-        // NVLink SHARP: all-reduce, and reduce-scatter and all-gather (NCCL 2.19+).
+        // NVLink SHARP: all-reduce, and reduce-scatter and all-gather (NCCL 2.19.1 on).
         if (op != CollectiveType::AllReduce && op != CollectiveType::ReduceScatter &&
             op != CollectiveType::AllGather)
         {
