@@ -16,7 +16,9 @@ SCHEMES = (
     "none", "dcqcn", "dcqcn-hpccns3", "dcqcn-window", "hpcc", "hpcc-pint", "timely", "dctcp",
     "swift", "nscc"
 )
-BACKENDS = ("packet", "analytical", "analytical-aware")
+BACKENDS = ("packet", "hybrid", "flow", "analytical", "analytical-aware")
+#: the backends whose RoCE traffic runs at packet level: congestion control applies
+PACKET_LEVEL = ("packet", "hybrid")
 KNOWN_KEYS = {"name", "description", "backend", "workloads", "fabrics", "schemes",
               "parameters", "seeds", "stop", "quick"}
 
@@ -58,7 +60,7 @@ class Run:
             "--critical-path=1",
             f"--timeline={os.path.join(out_dir, 'timeline.json')}",
         ]
-        if self.backend == "packet":
+        if self.backend in PACKET_LEVEL:
             args.append(f"--cc={self.scheme}")
             args.append(f"--timeseries={os.path.join(out_dir, 'timeseries.csv')}")
             args.append(f"--link-utilization={os.path.join(out_dir, 'links.json')}")
@@ -72,9 +74,10 @@ class Run:
         return args
 
     def label(self):
-        """Short human label for tables and plots."""
+        """Short human label for tables and plots; a backend other than packet is named."""
         extra = ",".join(f"{k}={v}" for k, v in sorted(self.parameters.items()))
-        return self.scheme + (f" ({extra})" if extra else "")
+        backend = "" if self.backend == "packet" else self.backend + " "
+        return backend + self.scheme + (f" ({extra})" if extra else "")
 
 
 class Experiment:
@@ -93,14 +96,15 @@ class Experiment:
         self.stop = data.get("stop", "")
 
     def runs(self):
-        """The cross product, in a stable order. Analytical backends ignore the scheme."""
+        """The cross product, in a stable order. The flow and analytical backends model no
+        congestion control: one run per point, under "none"."""
         keys = sorted(self.parameters)
         grids = [dict(zip(keys, values))
                  for values in itertools.product(*(self.parameters[k] for k in keys))]
         out = []
         for backend, workload, fabric, grid, seed in itertools.product(
                 self.backends, self.workloads, self.fabrics, grids, self.seeds):
-            schemes = self.schemes if backend == "packet" else ["none"]
+            schemes = self.schemes if backend in PACKET_LEVEL else ["none"]
             for scheme in schemes:
                 out.append(Run(workload, fabric, scheme, grid, seed, backend, self.stop))
         return out

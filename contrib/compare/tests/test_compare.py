@@ -55,6 +55,14 @@ class CompareTest(unittest.TestCase):
         analytical = exp.load_experiment(path, backend_override="analytical").runs()
         self.assertEqual(len(analytical), 2 * 2 * 2 * 2)
         self.assertTrue(all(r.scheme == "none" for r in analytical))
+        # The hybrid runs RoCE at packet level, so every scheme; the flow level none.
+        hybrid = exp.load_experiment(path, backend_override="hybrid").runs()
+        self.assertEqual(len(hybrid), len(runs))
+        self.assertIn("--cc=dcqcn", hybrid[2].arguments("/out"))
+        self.assertIn("--backend=hybrid", hybrid[2].arguments("/out"))
+        flow = exp.load_experiment(path, backend_override="flow").runs()
+        self.assertEqual(len(flow), 2 * 2 * 2 * 2)
+        self.assertFalse(any(a.startswith("--cc=") for a in flow[0].arguments("/out")))
 
     def test_quick_replaces_keys(self):
         path = self.write("name: q\nworkloads: [w]\nfabrics: [f.yaml]\nschemes: [none, hpcc, "
