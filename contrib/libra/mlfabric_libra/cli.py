@@ -50,7 +50,8 @@ def _parser():
     p.add_argument("--validate", action="store_true",
                    help="replay the workload on the chosen fabric and compare")
     p.add_argument("--backends", default="analytical,packet",
-                   help="--validate: chakra-replay backends (default analytical,packet)")
+                   help="--validate: chakra-replay backends, of analytical, analytical-aware, "
+                        "flow, hybrid, packet (default analytical,packet)")
     p.add_argument("--replay-binary", default="", help="--validate: the chakra-replay program")
     p.add_argument("--validate-splits", type=int, default=16,
                    help="--validate: chunks per collective in the replay (default 16)")

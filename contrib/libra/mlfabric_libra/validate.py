@@ -5,7 +5,9 @@ model's prediction beside what the simulators measure.
 * analytical: ASTRA-sim's congestion-unaware model on LIBRA's view of the fabric (every
   dimension Ring, FullyConnected or Switch; a scale-out Clos as one switch);
 * packet: the RoCE packet-level network on the written fabric (a Clos with its
-  oversubscription, PFC, queues).
+  oversubscription, PFC, queues);
+* flow, hybrid: the flow level, or flow level inside scale-up dimensions and packet
+  level elsewhere, on the written fabric (doc/replay.md).
 
 LIBRA's layer-wise text becomes a Chakra workload first (et_writer.py): one chain per NPU
 in the order of LIBRA's no-overlap loop, a group per communicator."""
@@ -23,6 +25,11 @@ from .et_writer import write_libra_as_chakra
 import yaml
 
 PACKET_NPU_LIMIT = 256
+#: chakra-replay backends the validation runs; the flow, hybrid and packet ones on the
+#: fabric written with the chosen bandwidths, the analytical ones on LIBRA's view of it
+BACKENDS = ("analytical", "analytical-aware", "flow", "hybrid", "packet")
+#: the backends that simulate packets, and so have a size limit here
+PACKET_LEVEL = ("hybrid", "packet")
 ANALYTICAL_NPU_LIMIT = 4096
 
 
@@ -86,11 +93,10 @@ def run(args, network, workload, result):
         raise InputError(f"--validate: {binary}: not built (./mlfabric build)")
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     for b in backends:
-        if b not in ("analytical", "analytical-aware", "packet"):
-            raise InputError(f"--backends: unknown backend {b!r} (analytical, "
-                             f"analytical-aware, packet)")
+        if b not in BACKENDS:
+            raise InputError(f"--backends: unknown backend {b!r} ({', '.join(BACKENDS)})")
     npus = network.npus
-    if "packet" in backends and npus > PACKET_NPU_LIMIT:
+    if any(b in PACKET_LEVEL for b in backends) and npus > PACKET_NPU_LIMIT:
         raise InputError(f"--validate: {npus} NPUs are too many for the packet-level replay "
                          f"here (at most {PACKET_NPU_LIMIT}); validate on a reduced network "
                          f"(contrib/libra/inputs/reduced) or give --backends=analytical")
@@ -136,7 +142,7 @@ def run(args, network, workload, result):
            "predicted_other_rule_ns": other.e2e_ns(bw), "latency_left_out_ns": latency,
            "runs": []}
     for backend in backends:
-        fabric = packet_fabric if backend == "packet" else analytical_fabric
+        fabric = analytical_fabric if backend.startswith("analytical") else packet_fabric
         s, cmd = _replay(binary, prefix, groups, fabric, backend, outdir, backend, system)
         sim = float(s["simulated_ns"])
         ranks = s.get("ranks", [])

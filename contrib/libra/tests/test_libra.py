@@ -220,7 +220,7 @@ class ChakraTest(unittest.TestCase):
                 "--constraint=sum=225", f"--write-fabric={fabric}", f"--summary={summary}"]
         validate = os.access(REPLAY, os.X_OK)
         if validate:
-            args += ["--validate", "--backends=analytical", f"--validate-dir={d}/v"]
+            args += ["--validate", "--backends=analytical,flow", f"--validate-dir={d}/v"]
         status, out, err = run_cli(args)
         self.assertEqual(status, 0, err)
         with open(summary) as f:
@@ -229,10 +229,15 @@ class ChakraTest(unittest.TestCase):
         # Tensor-parallel groups of 4 stay in a server: dimension 0 carries more bytes.
         self.assertGreater(s["dimension_sent_bytes"][0], s["dimension_sent_bytes"][1])
         if validate:
-            run = s["validation"]["runs"][0]
-            self.assertEqual(run["outcome"], "completed")
-            # The replay cannot beat the model's compute alone.
-            self.assertGreater(run["simulated_ns"], s["compute_ns"])
+            runs = s["validation"]["runs"]
+            self.assertEqual([r["backend"] for r in runs], ["analytical", "flow"])
+            for run in runs:
+                self.assertEqual(run["outcome"], "completed")
+                # The replay cannot beat the model's compute alone.
+                self.assertGreater(run["simulated_ns"], s["compute_ns"])
+            # The flow level runs on the written fabric, the analytical model on its view.
+            self.assertEqual(runs[1]["fabric"], fabric)
+            self.assertTrue(runs[0]["fabric"].endswith("fabric-model-view.yaml"))
         if os.access(FABRIC_INFO, os.X_OK):
             proc = subprocess.run([FABRIC_INFO, f"--fabric={fabric}", f"--dot={d}/f.dot",
                                    "--svg=0", f"--summary={d}/f.json"],
@@ -308,6 +313,19 @@ class BadInputTest(unittest.TestCase):
     def test_cost_model_without_the_dimension(self):
         c = self.write("cost.yml", "InterChiplet: {Link: 2}\n")
         self.expect("no entry 'InterPackage' for dimension 1", cost_model=c)
+
+    def test_unknown_validation_backend(self):
+        if not os.access(REPLAY, os.X_OK):
+            self.skipTest(f"{REPLAY}: not built")
+        status, out, err = run_cli([f"--network={LIBRA}/network/4d_network.yml",
+                                    f"--workload={LIBRA}/workload/ResNet_50.txt",
+                                    f"--communicator={LIBRA}/communicator/ResNet_50_4d.yml",
+                                    f"--cost-model={LIBRA}/cost_model/4d_cost_model.yml",
+                                    "--objective=perf", "--constraint=sum=500", "--validate",
+                                    "--backends=analytical,abacus", f"--replay-binary={REPLAY}"])
+        self.assertEqual(status, 2, out)
+        self.assertEqual(err.strip(), "error: --backends: unknown backend 'abacus' "
+                         "(analytical, analytical-aware, flow, hybrid, packet)")
 
     def test_bad_option(self):
         status, out, err = run_cli(["--network=x"])
