@@ -195,25 +195,6 @@ BuildFlow(const ReplayNetworkConfig& config, ReplayNetwork& net)
     net.description = backend->GetDescription();
 }
 
-/** The fabric, its routing and the packet level's ECMP walk, for classifying paths. */
-struct HybridPaths
-{
-    /**
-     * \param f the fabric
-     * \param r its routing tables
-     */
-    HybridPaths(const Fabric& f, const RoutingTable& r)
-        : fabric(f)
-        , routes(r)
-        , router(fabric, routes)
-    {
-    }
-
-    Fabric fabric;       //!< the fabric
-    RoutingTable routes; //!< its tables
-    FlowRouter router;   //!< paths by the packet level's hashes
-};
-
 /**
  * Build the hybrid network into \p net: the packet-level network as BuildPacket does, a
  * flow-level backend over the same fabric, and a HybridNetworkBackend over both.
@@ -227,19 +208,18 @@ BuildHybrid(const ReplayNetworkConfig& config, ReplayNetwork& net)
     std::unique_ptr<ReplayPacketObserver> packetObserver(
         static_cast<ReplayPacketObserver*>(net.observer.release()));
     Ptr<FlowBackend> flow = CreateFlowBackend(config, net);
-    auto paths = std::make_shared<HybridPaths>(
-        net.fabric.fabric, ComputeRouting(net.fabric.fabric, net.fabric.routing));
     auto hybrid = CreateObject<HybridNetworkBackend>();
+    // The flow level's router walks the packet level's ECMP paths: it classifies them.
     hybrid->Attach(packet,
                    flow,
-                   [paths](uint32_t src, uint32_t dst)
+                   [flow](uint32_t src, uint32_t dst)
                    {
                        std::vector<uint32_t> links;
-                       for (uint32_t directed : paths->router.DataPath(src, dst, 0, 0))
+                       for (uint32_t directed : flow->GetRouter().DataPath(src, dst, 0, 0))
                        {
                            links.push_back(FlowRouter::LinkOf(directed));
                        }
-                       return HybridNetworkBackend::LevelOfPath(paths->fabric, links);
+                       return HybridNetworkBackend::LevelOfPath(flow->GetFabric(), links);
                    });
     net.backend = hybrid;
     net.observer = std::make_unique<ReplayHybridObserver>(std::move(packetObserver), hybrid);

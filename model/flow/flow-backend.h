@@ -78,6 +78,20 @@ class FlowBackend : public NetworkBackend
     /** \return one line for reports: the model, its settings and what it leaves out */
     std::string GetDescription() const;
 
+    /** \return the fabric given to SetFabric */
+    const Fabric&
+    GetFabric() const
+    {
+        return *m_fabric;
+    }
+
+    /** \return the router of SetFabric: paths by the packet level's ECMP hashes */
+    const FlowRouter&
+    GetRouter() const
+    {
+        return *m_router;
+    }
+
     /** \return messages delivered so far */
     uint64_t
     GetDeliveredMessages() const
