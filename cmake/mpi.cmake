@@ -11,8 +11,10 @@ if(NOT ns3-mpi_FOUND)
 endif()
 message(STATUS "mlfabric: ns-3 mpi module from ${MLFABRIC_NS3_MPI_PREFIX}")
 
-set(mlfabric_mpi_headers model/distributed/roce-remote-channel.h)
-add_library(mlfabric-mpi SHARED model/distributed/roce-remote-channel.cc)
+set(mlfabric_mpi_headers model/distributed/mpi-process-group.h
+                         model/distributed/roce-remote-channel.h)
+add_library(mlfabric-mpi SHARED model/distributed/mpi-process-group.cc
+                                model/distributed/roce-remote-channel.cc)
 set_target_properties(mlfabric-mpi PROPERTIES OUTPUT_NAME ns3-mlfabric-mpi
                                               VERSION ${PROJECT_VERSION})
 target_link_libraries(mlfabric-mpi PUBLIC mlfabric ns3::ns3-mpi)
@@ -23,6 +25,10 @@ foreach(header ${mlfabric_mpi_headers})
   get_filename_component(name ${header} NAME)
   file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${header} ${MLFABRIC_HEADER_DIR}/ns3/${name} SYMBOLIC)
 endforeach()
+
+# incast runs one simulation across the processes mpirun starts.
+target_link_libraries(examples-incast PRIVATE mlfabric-mpi)
+target_compile_definitions(examples-incast PRIVATE MLFABRIC_MPI)
 
 if(MLFABRIC_TESTS)
   add_executable(remote-channel-mpi-test test/remote-channel-mpi-test.cc)
@@ -42,6 +48,21 @@ if(MLFABRIC_TESTS)
                            ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
     endforeach()
   endforeach()
+endif()
+
+if(MLFABRIC_TESTS)
+  # Sequential and two-process incasts compared figure for figure; the test starts mpiexec.
+  add_executable(incast-mpi-test test/incast-mpi-test.cc)
+  set_target_properties(incast-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                   ${CMAKE_BINARY_DIR}/tests)
+  target_link_libraries(incast-mpi-test PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_compile_definitions(
+    incast-mpi-test PRIVATE MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
+                            MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                            MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+  add_dependencies(incast-mpi-test examples-incast)
+  gtest_discover_tests(incast-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
 
 # bench/remote-channel.sh's program: the distributed simulator's cost on mlfabric's cables.

@@ -20,6 +20,10 @@
 #include "ns3/path-settings.h"
 #include "ns3/summary.h"
 
+#ifdef MLFABRIC_MPI
+#    include "ns3/mpi-process-group.h"
+#endif
+
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -82,6 +86,10 @@ PrintHeading(const IncastConfig& config, const IncastResult& r)
     if (!r.failureHeader.empty())
     {
         std::printf("%s\n\n", r.failureHeader.c_str());
+    }
+    if (!r.partition.empty())
+    {
+        std::printf("%s\n\n", r.partition.c_str());
     }
 }
 
@@ -285,6 +293,21 @@ ToJson(const IncastConfig& config, const IncastResult& r)
     {
         summary["failures"] = FailuresToJson(r.failures);
     }
+    if (!r.partition.empty())
+    {
+        nlohmann::json processes = nlohmann::json::array();
+        for (size_t q = 0; q < r.processEvents.size(); ++q)
+        {
+            processes.push_back(
+                {{"events", r.processEvents[q]}, {"wall_seconds", r.processSeconds[q]}});
+        }
+        summary["partition"] = r.partition;
+        summary["processes"] = processes;
+        if (!r.queueCaveat.empty())
+        {
+            summary["queue_caveat"] = r.queueCaveat;
+        }
+    }
     return summary;
 }
 
@@ -318,6 +341,12 @@ Main(int argc, char** argv)
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddInvariantOptions(cli);
     AddFailureOptions(cli);
+    cli.AddInput("partition",
+                 "under mpirun: the partition file (lines '<node name> <process>'); default "
+                 "automatic");
+    cli.Add("mpi-engine",
+            "under mpirun: ns-3's synchronisation, granted-time-window or null-message",
+            "granted-time-window");
     cli.Parse(argc, argv);
 
     IncastConfig config;
@@ -357,6 +386,23 @@ Main(int argc, char** argv)
     config.priority = static_cast<uint8_t>(priority);
     const std::vector<CcSettings> runs = GetCcOptions(cli, ccParameters);
     ApplyPathOptions(cli);
+    config.partitionPath = cli.Get("partition");
+    if (GetLaunchedProcessCount() > 1)
+    {
+        if (runs.size() > 1)
+        {
+            throw InputError("--cc: ns-3's distributed simulator runs one simulation a "
+                             "process: give one scheme under mpirun");
+        }
+#ifdef MLFABRIC_MPI
+        config.processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
+#endif
+    }
+    else if (cli.IsSet("partition") || cli.IsSet("mpi-engine"))
+    {
+        throw InputError(std::string(cli.IsSet("partition") ? "--partition" : "--mpi-engine") +
+                         ": only under mpirun, with two processes or more");
+    }
 
     std::vector<IncastResult> results;
     for (const auto& cc : runs)
@@ -368,7 +414,7 @@ Main(int argc, char** argv)
         }
         catch (const InputError& e)
         {
-            if (std::string(e.what()).rfind("--fail=", 0) == 0)
+            if (std::string(e.what()).rfind("--", 0) == 0)
             {
                 throw;
             }
@@ -378,6 +424,11 @@ Main(int argc, char** argv)
         }
     }
 
+    // Every process holds the whole run's figures; the first alone reports them.
+    if (config.processes && config.processes->GetProcess() != 0)
+    {
+        return results[0].bytesDelivered == results[0].bytesExpected ? 0 : 1;
+    }
     if (results.size() == 1)
     {
         PrintTables(config, results[0]);
@@ -400,6 +451,10 @@ Main(int argc, char** argv)
     int status = 0;
     for (const auto& r : results)
     {
+        if (!r.queueCaveat.empty())
+        {
+            std::cerr << "warning: " << r.queueCaveat << std::endl;
+        }
         if (r.invariants.checked)
         {
             std::cout << r.scheme << " ";
@@ -425,5 +480,9 @@ Main(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
+#ifdef MLFABRIC_MPI
+    return RunMain([&] { return Main(argc, argv); }, true);
+#else
     return RunMain([&] { return Main(argc, argv); });
+#endif
 }

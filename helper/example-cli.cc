@@ -12,6 +12,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -380,23 +381,51 @@ ExampleCli::GetBool(const std::string& name) const
     Fail(name, "not a boolean (use 0 or 1)");
 }
 
-int
-RunMain(const std::function<int()>& body)
+namespace
 {
-    // Under mpirun every process would run the whole simulation and write the same files:
-    // say so rather than run N copies. (Open MPI sets OMPI_COMM_WORLD_SIZE; MPICH, PMI_SIZE.)
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+
+/** \return the first of \p names set in the environment, as a number; \p otherwise if none */
+uint32_t
+FromEnvironment(std::initializer_list<const char*> names, uint32_t otherwise)
+{
+    for (const char* name : names)
     {
-        const char* size = std::getenv(name);
-        if (size != nullptr && std::atoi(size) > 1)
+        const char* value = std::getenv(name);
+        if (value != nullptr && *value != '\0')
         {
-            std::cerr << "error: started as one of " << size << " MPI processes (" << name
-                      << "): this program runs its simulation in one process; ns-3's "
-                         "distributed simulator runs RoceRemoteChannel cables "
-                         "(doc/scaling.md)"
-                      << std::endl;
-            return 2;
+            return static_cast<uint32_t>(std::strtoul(value, nullptr, 10));
         }
+    }
+    return otherwise;
+}
+
+} // namespace
+
+uint32_t
+GetLaunchedProcessCount()
+{
+    return std::max<uint32_t>(FromEnvironment({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, 1), 1);
+}
+
+uint32_t
+GetLaunchedProcess()
+{
+    return FromEnvironment({"OMPI_COMM_WORLD_RANK", "PMI_RANK"}, 0);
+}
+
+int
+RunMain(const std::function<int()>& body, bool distributed)
+{
+    // Under mpirun a program that runs in one process would run the whole simulation in
+    // every process and write the same files: say so rather than run N copies.
+    const uint32_t processes = GetLaunchedProcessCount();
+    if (processes > 1 && !distributed)
+    {
+        std::cerr << "error: started as one of " << processes
+                  << " MPI processes: this program runs its simulation in one process; "
+                     "incast runs across processes (doc/scaling.md)"
+                  << std::endl;
+        return 2;
     }
     Time::SetResolution(Time::PS);
     // The binary-heap priority queue runs mlfabric's event mix fastest (doc/performance.md);
@@ -411,7 +440,10 @@ RunMain(const std::function<int()>& body)
     }
     catch (const InputError& e)
     {
-        std::cerr << "error: " << e.what() << std::endl;
+        if (GetLaunchedProcess() == 0)
+        {
+            std::cerr << "error: " << e.what() << std::endl;
+        }
         return 2;
     }
 }

@@ -166,11 +166,27 @@ class ExampleCli
  * Run a program body, turning input errors into one line and exit status 2.
  *
  * Also sets picosecond time resolution before the body creates any Time, and the
- * priority-queue event scheduler unless NS_GLOBAL_VALUE chooses.
+ * priority-queue event scheduler unless NS_GLOBAL_VALUE chooses. Started by mpirun as
+ * several processes, a program that cannot run across them stops with one line and
+ * status 2; one that can (\p distributed) runs, and only its process 0 prints an error.
  * \param body the program
+ * \param distributed true if the program runs one simulation across MPI processes
  * \return the process exit status
  */
-int RunMain(const std::function<int()>& body);
+int RunMain(const std::function<int()>& body, bool distributed = false);
+
+/**
+ * \ingroup mlfabric-helper
+ * \return the processes the program was started as by mpirun (Open MPI's
+ *         OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE); 1 without mpirun
+ */
+uint32_t GetLaunchedProcessCount();
+
+/**
+ * \ingroup mlfabric-helper
+ * \return this process's rank among them (OMPI_COMM_WORLD_RANK, PMI_RANK); 0 without mpirun
+ */
+uint32_t GetLaunchedProcess();
 
 } // namespace ns3
 

@@ -7,8 +7,10 @@
 #include "ns3/config.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-loader.h"
+#include "ns3/fabric-partition.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/failure-options.h"
+#include "ns3/incast-gather.h"
 #include "ns3/input-error.h"
 #include "ns3/invariant-checker.h"
 #include "ns3/log.h"
@@ -52,7 +54,43 @@ RunIncast(const IncastConfig& config)
     Config::SetDefault("ns3::SharedBufferMmu::PfcEnabled", BooleanValue(config.pfc));
     Config::SetDefault("ns3::RoceSwitch::TrimEnabled", BooleanValue(config.trim));
 
+    ProcessGroup* processes = config.processes.get();
+    const bool distributed = processes != nullptr && processes->GetSize() > 1;
+    if (distributed && !config.failures.empty())
+    {
+        throw InputError("--fail: link failures run in one process, not across " +
+                         std::to_string(processes->GetSize()));
+    }
+    if (distributed && config.invariantPeriod.IsStrictlyPositive())
+    {
+        throw InputError("--check-invariants: the checks read the whole network, which one process "
+                         "of " +
+                         std::to_string(processes->GetSize()) + " does not hold");
+    }
+    IncastResult result;
     RoceNetwork net;
+    // Across processes each one builds every node and runs its part of the partition.
+    auto partition = [&](const Fabric& fabric)
+    {
+        if (!distributed)
+        {
+            return;
+        }
+        FabricPartition split;
+        try
+        {
+            split = config.partitionPath.empty()
+                        ? PartitionFabric(fabric, processes->GetSize())
+                        : ReadFabricPartition(config.partitionPath, fabric, processes->GetSize());
+        }
+        catch (const InputError& e)
+        {
+            throw InputError("--partition: " + std::string(e.what()));
+        }
+        result.partition =
+            DescribeFabricPartition(fabric, split) + ", engine " + processes->GetEngine();
+        net.SetPartition(split, processes->GetProcess(), processes->GetRemoteChannelType());
+    };
     std::vector<FailureSpec> failures;
     uint32_t receiver = 0;
     std::vector<uint32_t> senders;
@@ -60,6 +98,7 @@ RunIncast(const IncastConfig& config)
     {
         const Fabric star = BuildIncastStar(config);
         failures = ParseFailureOptions(config.failures, star);
+        partition(star);
         const auto rankNode = net.Install(star, ComputeShortestPathRouting(star), config.mtu);
         receiver = rankNode[0];
         senders.assign(rankNode.begin() + 1, rankNode.end());
@@ -82,6 +121,7 @@ RunIncast(const IncastConfig& config)
         }
         failures = ParseFailureOptions(config.failures, loaded.fabric);
         const RoutingTable routes = ComputeRouting(loaded.fabric, loaded.routing);
+        partition(loaded.fabric);
         const auto rankNode = InstallFabric(loaded.fabric, routes, net, config.mtu);
         receiver = rankNode[receiverRank];
         for (uint32_t i = 1; i <= config.senders; ++i)
@@ -94,7 +134,6 @@ RunIncast(const IncastConfig& config)
     QueueMonitor queues(net);
     const Ptr<FailureSchedule> failureSchedule = InstallFailures(net, failures);
 
-    IncastResult result;
     result.failureHeader = DescribeFailures(net, failureSchedule, failures);
     NS_LOG_INFO("congestion control " << cc.scheme << ", ECN " << cc.ecnMap);
     result.ecnMap = cc.ecnMap.ToString();
@@ -122,7 +161,7 @@ RunIncast(const IncastConfig& config)
     auto onSent = [&](Ptr<RdmaQueuePair> qp, uint64_t, uint64_t tag, uint64_t, Time)
     {
         result.flows[flowOf.at(static_cast<uint32_t>(tag))].completion = Simulator::Now();
-        if (++completed == result.flows.size())
+        if (++completed == result.flows.size() && !distributed)
         {
             readQueues();
         }
@@ -154,7 +193,10 @@ RunIncast(const IncastConfig& config)
         result.scheme = ops->GetName();
         ops->TraceConnectWithoutContext("Rate", Callback<void, uint64_t, uint64_t>(onRate));
         ops->TraceConnectWithoutContext("Window", Callback<void, uint64_t, uint64_t>(onWindow));
-        nic->PostSend(qp, config.messageBytes, s);
+        if (net.IsLocal(s))
+        {
+            nic->PostSend(qp, config.messageBytes, s);
+        }
     }
 
     std::unique_ptr<InvariantChecker> checker;
@@ -171,7 +213,7 @@ RunIncast(const IncastConfig& config)
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     result.events = Simulator::GetEventCount();
-    if (!queuesRead)
+    if (!queuesRead && !distributed)
     {
         readQueues();
     }
@@ -186,14 +228,25 @@ RunIncast(const IncastConfig& config)
 
     for (auto& flow : result.flows)
     {
+        if (!net.IsLocal(flow.sender))
+        {
+            continue;
+        }
         flow.retransmittedBytes = net.GetNic(flow.sender)->GetCounters().retransmittedBytes;
         result.timeouts += net.GetNic(flow.sender)->GetCounters().timeouts;
         result.lastCompletion = std::max(result.lastCompletion, flow.completion);
     }
-    result.bytesDelivered = net.GetNic(receiver)->GetCounters().deliveredBytes;
-    result.nacks = net.GetNic(receiver)->GetCounters().nacksTx;
+    if (net.IsLocal(receiver))
+    {
+        result.bytesDelivered = net.GetNic(receiver)->GetCounters().deliveredBytes;
+        result.nacks = net.GetNic(receiver)->GetCounters().nacksTx;
+    }
     for (uint32_t host : net.GetHosts())
     {
+        if (!net.IsLocal(host))
+        {
+            continue;
+        }
         result.cnps += net.GetNic(host)->GetCounters().cnpsTx;
         Ptr<NpuRelay> relay = net.GetNic(host)->GetRelay();
         if (!relay->IsConfigured())
@@ -215,6 +268,10 @@ RunIncast(const IncastConfig& config)
     result.ecnMarks += result.relayEcnMarks;
     for (uint32_t sw : net.GetSwitches())
     {
+        if (!net.IsLocal(sw))
+        {
+            continue;
+        }
         Ptr<RoceSwitch> theSwitch = net.GetSwitch(sw);
         result.drops += theSwitch->GetCounters().drops;
         result.trims += theSwitch->GetCounters().trims;
@@ -238,6 +295,10 @@ RunIncast(const IncastConfig& config)
     nodes.insert(nodes.end(), net.GetSwitches().begin(), net.GetSwitches().end());
     for (uint32_t node : nodes)
     {
+        if (!net.IsLocal(node))
+        {
+            continue;
+        }
         const auto ports = net.GetPorts(node);
         for (size_t i = 0; i < ports.size(); ++i)
         {
@@ -261,6 +322,10 @@ RunIncast(const IncastConfig& config)
                 result.ports.push_back(port);
             }
         }
+    }
+    if (distributed)
+    {
+        GatherIncastResult(result, *processes, queues, net);
     }
     Simulator::Destroy();
     return result;

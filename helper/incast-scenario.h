@@ -10,8 +10,10 @@
 #include "ns3/failure-schedule.h"
 #include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
+#include "ns3/process-group.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,8 @@ struct IncastConfig
     Time invariantPeriod{0};           //!< check the InvariantChecker rules this often; 0 = off
     std::vector<std::string> failures; //!< --fail values (ParseFailureSpec)
     bool trim{false};                  //!< packet trimming at the switches (TrimEnabled)
+    std::shared_ptr<ProcessGroup> processes; //!< a distributed run's processes; null: one
+    std::string partitionPath;               //!< distributed: the partition file; empty: automatic
 };
 
 /** \ingroup mlfabric-helper
@@ -110,6 +114,10 @@ struct IncastResult
     uint64_t trims{0};               //!< data packets the switches cut to their header
     std::string failureHeader;       //!< DescribeFailures; empty without failures
     std::vector<FailureSchedule::Outcome> failures; //!< one per --fail value
+    std::string partition;               //!< distributed: DescribeFabricPartition, engine
+    std::vector<uint64_t> processEvents; //!< distributed: events of each process
+    std::vector<double> processSeconds;  //!< distributed: wall-clock time of each process
+    std::string queueCaveat; //!< distributed: why the queue figures may not be exact; "" if exact
 };
 
 /**

@@ -3,6 +3,7 @@
  */
 #include "queue-monitor.h"
 
+#include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/log.h"
 #include "ns3/roce-network.h"
@@ -44,8 +45,14 @@ QueueMonitor::Update(uint32_t sw, uint32_t port, uint64_t bytes)
 std::vector<QueueMonitor::PortQueue>
 QueueMonitor::GetPorts() const
 {
+    return GetPorts(Simulator::Now());
+}
+
+std::vector<QueueMonitor::PortQueue>
+QueueMonitor::GetPorts(Time now) const
+{
+    NS_ABORT_MSG_IF(now < LastChange(), "queue figures asked for before the last change");
     std::vector<PortQueue> ports;
-    const Time now = Simulator::Now();
     const double span = now.GetSeconds();
     for (size_t sw = 0; sw < m_tracks.size(); ++sw)
     {
@@ -72,8 +79,28 @@ QueueMonitor::GetPorts() const
 QueueMonitor::PortQueue
 QueueMonitor::GetBottleneck() const
 {
+    return FindBottleneck(GetPorts());
+}
+
+Time
+QueueMonitor::LastChange() const
+{
+    Time last;
+    for (const auto& tracks : m_tracks)
+    {
+        for (const Track& t : tracks)
+        {
+            last = std::max(last, t.since);
+        }
+    }
+    return last;
+}
+
+QueueMonitor::PortQueue
+QueueMonitor::FindBottleneck(const std::vector<PortQueue>& ports)
+{
     PortQueue worst;
-    for (const auto& q : GetPorts())
+    for (const auto& q : ports)
     {
         if (q.meanBytes > worst.meanBytes ||
             (q.meanBytes == worst.meanBytes && q.peakBytes > worst.peakBytes))

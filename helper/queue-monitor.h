@@ -50,10 +50,26 @@ class QueueMonitor
     std::vector<PortQueue> GetPorts() const;
 
     /**
+     * \param until the end of the span, no earlier than any port's last change
+     *        (LastChange)
+     * \return the figures, up to \p until, of every port that ever queued a byte
+     */
+    std::vector<PortQueue> GetPorts(Time until) const;
+
+    /**
      * \return the figures, up to now, of the port with the largest mean queue (ties: the
      *         larger peak); all zero if no port ever queued a byte
      */
     PortQueue GetBottleneck() const;
+
+    /**
+     * \param ports figures of ports, in switch and port order
+     * \return the one with the largest mean queue (ties: the larger peak, then the first)
+     */
+    static PortQueue FindBottleneck(const std::vector<PortQueue>& ports);
+
+    /** \return the last time a watched queue changed length */
+    Time LastChange() const;
 
   private:
     /** Running state of one egress queue. */

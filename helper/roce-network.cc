@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-wire.h"
@@ -83,6 +84,8 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     NS_ABORT_MSG_IF(routes.GetNodeCount() != fabric.GetNodeCount() ||
                         routes.GetNpuCount() != fabric.GetNpuCount(),
                     "the routing table is not the fabric's");
+    NS_ABORT_MSG_IF(!m_processOf.empty() && m_processOf.size() != fabric.GetNodeCount(),
+                    "the partition is not the fabric's");
     m_fabric = std::make_unique<Fabric>(fabric);
     m_routes = std::make_unique<RoutingTable>(routes);
     m_mtu = mtu;
@@ -105,6 +108,25 @@ RoceNetwork::Install(const Fabric& fabric, const RoutingTable& routes, uint32_t 
     NS_LOG_INFO(fabric.GetName() << ": " << fabric.GetNodeCount() << " nodes, "
                                  << fabric.GetLinkCount() << " links");
     return rankNode;
+}
+
+void
+RoceNetwork::SetPartition(const FabricPartition& partition,
+                          uint32_t self,
+                          const std::string& remoteChannel)
+{
+    NS_ABORT_MSG_IF(m_fabric, "the partition is set before Install");
+    NS_ABORT_MSG_IF(!TypeId::LookupByName(remoteChannel).IsChildOf(RoceChannel::GetTypeId()),
+                    remoteChannel << " is not a RoceChannel");
+    m_processOf = partition.processOf;
+    m_self = self;
+    m_remoteChannel = remoteChannel;
+}
+
+bool
+RoceNetwork::IsLocal(uint32_t node) const
+{
+    return m_processOf.empty() || m_processOf.at(node) == m_self;
 }
 
 void
@@ -137,7 +159,7 @@ void
 RoceNetwork::AddNode(uint32_t n)
 {
     const FabricNode& desc = m_fabric->GetNode(n);
-    Ptr<Node> node = CreateObject<Node>();
+    Ptr<Node> node = CreateObject<Node>(m_processOf.empty() ? 0 : m_processOf[n]);
     m_nodes.Add(node);
     NS_ABORT_MSG_UNLESS(node->GetId() == n, "RoceNetwork must create every node");
     m_nics.emplace_back();
@@ -169,7 +191,16 @@ RoceNetwork::AddLink(uint32_t l)
 {
     const FabricLink& link = m_fabric->GetLink(l);
     const LinkSettings& s = link.settings;
-    auto channel = CreateObject<RoceChannel>();
+    Ptr<RoceChannel> channel;
+    if (!m_processOf.empty() && m_processOf[link.nodeA] != m_processOf[link.nodeB])
+    {
+        ObjectFactory factory(m_remoteChannel);
+        channel = factory.Create<RoceChannel>();
+    }
+    else
+    {
+        channel = CreateObject<RoceChannel>();
+    }
     channel->SetAttribute("Delay", TimeValue(PicoSeconds(s.delayPs)));
     const uint32_t nodes[2] = {link.nodeA, link.nodeB};
     const uint32_t fabricPorts[2] = {link.portA, link.portB};

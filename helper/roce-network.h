@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_ROCE_NETWORK_H
 #define MLFABRIC_ROCE_NETWORK_H
 
+#include "ns3/fabric-partition.h"
 #include "ns3/fabric.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,25 @@ class RoceNetwork
      * \return the node id of each rank
      */
     std::vector<uint32_t> Install(const Fabric& fabric, const RoutingTable& routes, uint32_t mtu);
+
+    /**
+     * Build the fabric as one process of ns-3's distributed simulator; call before
+     * Install. Every process builds every node, and a node belongs to the process
+     * \p partition gives it (its ns-3 system id). A link whose ends are on two processes
+     * gets a channel of type \p remoteChannel, which carries its frames between them.
+     * \param partition the split; its node count must be the fabric's
+     * \param self this process
+     * \param remoteChannel TypeId name of a RoceChannel subclass
+     */
+    void SetPartition(const FabricPartition& partition,
+                      uint32_t self,
+                      const std::string& remoteChannel);
+
+    /**
+     * \param node a node id
+     * \return true if \p node belongs to this process (always, without a partition)
+     */
+    bool IsLocal(uint32_t node) const;
 
     /**
      * Open a queue pair from \p src to \p dst. A queue pair whose path stays inside
@@ -160,6 +181,9 @@ class RoceNetwork
     std::vector<Ptr<RoceSwitch>> m_switchObjects;
     std::vector<std::pair<Ptr<RocePort>, Ptr<RocePort>>> m_linkPorts; //!< per fabric link
     uint32_t m_mtu{4096};
+    std::vector<uint32_t> m_processOf; //!< by node; empty: one process
+    uint32_t m_self{0};                //!< this process, with a partition
+    std::string m_remoteChannel;       //!< channel type of a link between processes
 };
 
 } // namespace ns3

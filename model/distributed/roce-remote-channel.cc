@@ -63,8 +63,9 @@ RoceRemoteChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc,
                              << " of rank " << to->GetNode()->GetSystemId());
     m_payloadSentAcross += frame.payload;
     ++m_framesSentAcross;
+    const Time arrival = GetArrivalDelay(from, PeekPointer(to), frame.wireBytes, isPfc, txTime);
     MpiInterface::SendPacket(EncodeRemoteFrame(frame, isPfc),
-                             Simulator::Now() + txTime + GetDelay(),
+                             Simulator::Now() + arrival,
                              to->GetNode()->GetId(),
                              to->GetIfIndex());
 }

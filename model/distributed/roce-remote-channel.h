@@ -20,9 +20,10 @@ namespace ns3
  * Every process builds the whole fabric; a node belongs to the process whose rank is its
  * system id. A frame towards a port of this process goes the RoceChannel way, one event;
  * a frame towards another process's port is encoded (EncodeRemoteFrame) and handed to
- * MpiInterface::SendPacket with its arrival time, serialization plus propagation delay,
- * the same time the RoceChannel gives it. The receiving process's engine schedules it at
- * that time on the port's MpiReceiver, which this channel aggregates to its local ends.
+ * MpiInterface::SendPacket with the arrival time a RoceChannel gives it
+ * (GetArrivalDelay: serialization, the ports' pipeline latencies and the delay). The
+ * receiving process's engine schedules it at that time on the port's MpiReceiver, which
+ * this channel aggregates to its local ends.
  * The channel's Delay attribute is what both engines read as the cable's lookahead.
  */
 class RoceRemoteChannel : public RoceChannel
@@ -42,7 +43,7 @@ class RoceRemoteChannel : public RoceChannel
      * \param a one port
      * \param b the other port
      */
-    void Connect(Ptr<RocePort> a, Ptr<RocePort> b);
+    void Connect(Ptr<RocePort> a, Ptr<RocePort> b) override;
 
     using RoceChannel::Transmit;
     /**

@@ -83,13 +83,21 @@ RoceChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc, Time 
     }
     f->frame = std::move(frame);
     f->isPfc = isPfc;
+    const Time arrival =
+        GetArrivalDelay(from, PeekPointer(m_ends[to]), f->frame.wireBytes, isPfc, txTime);
+    Simulator::ScheduleWithContext(
+        m_ends[to]->GetNode()->GetId(), arrival, &RoceChannel::Deliver, this, to, f);
+}
+
+Time
+RoceChannel::GetArrivalDelay(
+    const RocePort* from, const RocePort* to, uint32_t wireBytes, bool isPfc, Time txTime) const
+{
     // The sender's transmit and the receiver's pipeline latencies count as time on the
     // cable: the frame is in nobody's buffer until the receiving owner sees it.
-    const Time arrival = isPfc ? txTime
-                               : from->GetTransmitLatency() +
-                                     m_ends[to]->GetArrivalLatency(f->frame.wireBytes, txTime);
-    Simulator::ScheduleWithContext(
-        m_ends[to]->GetNode()->GetId(), arrival + m_delay, &RoceChannel::Deliver, this, to, f);
+    const Time latency =
+        isPfc ? txTime : from->GetTransmitLatency() + to->GetArrivalLatency(wireBytes, txTime);
+    return latency + m_delay;
 }
 
 void

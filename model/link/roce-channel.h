@@ -41,7 +41,7 @@ class RoceChannel : public Channel
      * \param a one port
      * \param b the other port
      */
-    void Connect(Ptr<RocePort> a, Ptr<RocePort> b);
+    virtual void Connect(Ptr<RocePort> a, Ptr<RocePort> b);
 
     /** \param from one end \return the other end */
     Ptr<RocePort> GetPeer(const RocePort* from) const;
@@ -93,6 +93,22 @@ class RoceChannel : public Channel
   protected:
     /** Drop both ports and the frames still recorded on the cable. */
     void DoDispose() override;
+
+    /**
+     * \param from sending port
+     * \param to receiving port
+     * \param wireBytes the frame's size on the wire
+     * \param isPfc true for a PFC frame
+     * \param txTime its serialization time
+     * \return from the start of transmission to the frame's delivery at \p to: the
+     *         cable's delay and, for a frame other than PFC, the sender's transmit and the
+     *         receiver's arrival latencies
+     */
+    Time GetArrivalDelay(const RocePort* from,
+                         const RocePort* to,
+                         uint32_t wireBytes,
+                         bool isPfc,
+                         Time txTime) const;
 
   private:
     /** A frame on the cable. */

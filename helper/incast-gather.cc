@@ -1,0 +1,302 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "incast-gather.h"
+
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** A node's candidate for a "largest, last in node order" figure, and what goes with it. */
+struct Candidate
+{
+    uint64_t value{0};  //!< the figure compared
+    uint64_t first{0};  //!< what the winner reports with it
+    uint64_t second{0}; //!< more of it
+};
+
+/** \return the candidates of every process by node id (each node is on one process) */
+std::map<uint32_t, Candidate>
+GatherCandidates(ProcessGroup& processes, const std::map<uint32_t, Candidate>& mine)
+{
+    std::ostringstream text;
+    for (const auto& [node, c] : mine)
+    {
+        text << node << ' ' << c.value << ' ' << c.first << ' ' << c.second << '\n';
+    }
+    std::map<uint32_t, Candidate> all;
+    for (const std::string& part : processes.Gather(text.str()))
+    {
+        std::istringstream in(part);
+        uint32_t node = 0;
+        Candidate c;
+        while (in >> node >> c.value >> c.first >> c.second)
+        {
+            all[node] = c;
+        }
+    }
+    return all;
+}
+
+/** \return the candidate with the largest value, the last in node order among equals */
+Candidate
+LastLargest(const std::map<uint32_t, Candidate>& all)
+{
+    Candidate best;
+    for (const auto& [node, c] : all)
+    {
+        if (c.value >= best.value)
+        {
+            best = c;
+        }
+    }
+    return best;
+}
+
+/** Reduce the buffer, headroom and relay peaks, found per node on each process. */
+void
+GatherPeaks(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
+{
+    std::map<uint32_t, Candidate> buffers;
+    std::map<uint32_t, Candidate> headroom;
+    std::map<uint32_t, Candidate> relays;
+    for (uint32_t sw : net.GetSwitches())
+    {
+        if (net.IsLocal(sw))
+        {
+            const Ptr<SharedBufferMmu> mmu = net.GetSwitch(sw)->GetMmu();
+            buffers[sw] = {mmu->GetPeakUsedBytes(), mmu->GetBufferBytes(), 0};
+            headroom[sw] = {mmu->GetPeakHeadroomUsedBytes(),
+                            mmu->GetHeadroomPoolBytes(),
+                            mmu->GetQueueHeadroomSumBytes()};
+        }
+    }
+    for (uint32_t host : net.GetHosts())
+    {
+        const Ptr<NpuRelay> relay = net.GetNic(host)->GetRelay();
+        if (net.IsLocal(host) && relay->IsConfigured())
+        {
+            relays[host] = {
+                relay->GetMmu()->GetPeakUsedBytes(), relay->GetMmu()->GetBufferBytes(), 0};
+        }
+    }
+    const Candidate buffer = LastLargest(GatherCandidates(processes, buffers));
+    r.maxBufferBytes = buffer.value;
+    r.bufferBytes = buffer.first;
+    const Candidate room = LastLargest(GatherCandidates(processes, headroom));
+    r.peakHeadroomBytes = room.value;
+    r.headroomPoolBytes = room.first;
+    r.queueHeadroomBytes = room.second;
+    const auto allRelays = GatherCandidates(processes, relays);
+    if (!allRelays.empty())
+    {
+        const Candidate relay = LastLargest(allRelays);
+        r.relayPeakUsedBytes = relay.value;
+        r.relayBufferBytes = relay.first;
+    }
+}
+
+/** Bring the ports with PFC activity together, in node order as one process lists them. */
+void
+GatherPorts(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
+{
+    std::map<uint32_t, uint32_t> position; // node -> place in hosts-then-switches order
+    for (uint32_t host : net.GetHosts())
+    {
+        position.emplace(host, static_cast<uint32_t>(position.size()));
+    }
+    for (uint32_t sw : net.GetSwitches())
+    {
+        position.emplace(sw, static_cast<uint32_t>(position.size()));
+    }
+    std::ostringstream text;
+    for (const IncastPort& p : r.ports)
+    {
+        // "<host|switch> <node> port <i>"
+        std::istringstream name(p.name);
+        std::string kind;
+        uint32_t node = 0;
+        std::string word;
+        uint32_t port = 0;
+        name >> kind >> node >> word >> port;
+        text << position.at(node) << ' ' << port << ' ' << p.pauseFramesTx << ' '
+             << p.resumeFramesTx << ' ' << p.pausedTime.GetTimeStep() << ' ' << p.name << '\n';
+    }
+    std::map<std::pair<uint32_t, uint32_t>, IncastPort> all;
+    for (const std::string& part : processes.Gather(text.str()))
+    {
+        std::istringstream in(part);
+        uint32_t place = 0;
+        uint32_t port = 0;
+        IncastPort p;
+        int64_t paused = 0;
+        while (in >> place >> port >> p.pauseFramesTx >> p.resumeFramesTx >> paused)
+        {
+            std::getline(in >> std::ws, p.name);
+            p.pausedTime = TimeStep(paused);
+            all[{place, port}] = p;
+        }
+    }
+    r.ports.clear();
+    for (const auto& entry : all)
+    {
+        r.ports.push_back(entry.second);
+    }
+}
+
+/** Read the bottleneck queue over [0, until] from every process's switches. */
+void
+GatherBottleneck(IncastResult& r, ProcessGroup& processes, const QueueMonitor& queues, Time until)
+{
+    std::vector<int64_t> lastChange{queues.LastChange().GetTimeStep()};
+    processes.MaxOver(lastChange);
+    if (lastChange[0] > until.GetTimeStep())
+    {
+        r.queueCaveat = "a switch queue changed after the last completion, at " +
+                        std::to_string(TimeStep(lastChange[0]).GetSeconds() * 1e6) +
+                        " us: the bottleneck figures run to then, not to the completion";
+        until = TimeStep(lastChange[0]);
+    }
+    std::ostringstream text;
+    for (const QueueMonitor::PortQueue& q : queues.GetPorts(until))
+    {
+        char mean[64];
+        std::snprintf(mean, sizeof(mean), "%a", q.meanBytes);
+        text << q.node << ' ' << q.port << ' ' << q.peakBytes << ' ' << mean << '\n';
+    }
+    std::map<std::pair<uint32_t, uint32_t>, QueueMonitor::PortQueue> all;
+    for (const std::string& part : processes.Gather(text.str()))
+    {
+        std::istringstream in(part);
+        QueueMonitor::PortQueue q;
+        std::string mean;
+        while (in >> q.node >> q.port >> q.peakBytes >> mean)
+        {
+            q.meanBytes = std::strtod(mean.c_str(), nullptr);
+            all[{q.node, q.port}] = q;
+        }
+    }
+    std::vector<QueueMonitor::PortQueue> ports;
+    for (const auto& entry : all)
+    {
+        ports.push_back(entry.second);
+    }
+    const QueueMonitor::PortQueue q = QueueMonitor::FindBottleneck(ports);
+    r.bottleneck = "switch " + std::to_string(q.node) + " port " + std::to_string(q.port);
+    r.peakQueueBytes = q.peakBytes;
+    r.meanQueueBytes = q.meanBytes;
+}
+
+} // namespace
+
+void
+GatherIncastResult(IncastResult& r,
+                   ProcessGroup& processes,
+                   const QueueMonitor& queues,
+                   const RoceNetwork& net)
+{
+    const uint32_t self = processes.GetProcess();
+    const uint32_t size = processes.GetSize();
+    std::vector<uint64_t> sums{r.bytesDelivered,
+                               r.drops,
+                               r.lostFrames,
+                               r.pfcPauseFrames,
+                               r.timeouts,
+                               r.nacks,
+                               r.ecnMarks,
+                               r.cnps,
+                               static_cast<uint64_t>(r.pausedTime.GetTimeStep()),
+                               r.rateChanges,
+                               r.windowChanges,
+                               r.egressDrops,
+                               r.relayDrops,
+                               r.relayEcnMarks,
+                               r.relayHolds,
+                               r.trims,
+                               r.events};
+    const size_t perProcess = sums.size();
+    sums.resize(perProcess + size, 0);
+    sums[perProcess + self] = r.events;
+    for (const IncastFlow& f : r.flows)
+    {
+        sums.push_back(f.timesReceived);
+        sums.push_back(f.retransmittedBytes);
+    }
+    processes.SumOver(sums);
+    uint64_t* s = sums.data();
+    for (uint64_t* field : {&r.bytesDelivered,
+                            &r.drops,
+                            &r.lostFrames,
+                            &r.pfcPauseFrames,
+                            &r.timeouts,
+                            &r.nacks,
+                            &r.ecnMarks,
+                            &r.cnps})
+    {
+        *field = *s++;
+    }
+    r.pausedTime = TimeStep(static_cast<int64_t>(*s++));
+    for (uint64_t* field : {&r.rateChanges,
+                            &r.windowChanges,
+                            &r.egressDrops,
+                            &r.relayDrops,
+                            &r.relayEcnMarks,
+                            &r.relayHolds,
+                            &r.trims,
+                            &r.events})
+    {
+        *field = *s++;
+    }
+    r.processEvents.assign(s, s + size);
+    s += size;
+    for (IncastFlow& f : r.flows)
+    {
+        f.timesReceived = static_cast<uint32_t>(*s++);
+        f.retransmittedBytes = *s++;
+    }
+
+    std::vector<int64_t> maxima{r.lastCompletion.GetTimeStep(),
+                                static_cast<int64_t>(r.relayPeakQueueBytes),
+                                Simulator::Now().GetTimeStep()};
+    maxima.resize(maxima.size() + size, 0);
+    maxima[3 + self] = static_cast<int64_t>(r.wallSeconds * 1e9);
+    for (const IncastFlow& f : r.flows)
+    {
+        maxima.push_back(f.completion.GetTimeStep());
+        maxima.push_back(f.received.GetTimeStep());
+    }
+    processes.MaxOver(maxima);
+    r.lastCompletion = TimeStep(maxima[0]);
+    r.relayPeakQueueBytes = static_cast<uint64_t>(maxima[1]);
+    const Time end = TimeStep(maxima[2]);
+    r.processSeconds.clear();
+    for (uint32_t q = 0; q < size; ++q)
+    {
+        r.processSeconds.push_back(maxima[3 + q] / 1e9);
+    }
+    r.wallSeconds = *std::max_element(r.processSeconds.begin(), r.processSeconds.end());
+    bool allCompleted = true;
+    for (size_t i = 0; i < r.flows.size(); ++i)
+    {
+        r.flows[i].completion = TimeStep(maxima[3 + size + 2 * i]);
+        r.flows[i].received = TimeStep(maxima[3 + size + 2 * i + 1]);
+        allCompleted = allCompleted && r.flows[i].completion.IsStrictlyPositive();
+    }
+    GatherPeaks(r, processes, net);
+    GatherPorts(r, processes, net);
+    // One process reads the queues when the last message completes, or at the end.
+    GatherBottleneck(r, processes, queues, allCompleted ? r.lastCompletion : end);
+}
+
+} // namespace ns3
