@@ -63,9 +63,8 @@ RunIncast(const IncastConfig& config)
     }
     if (distributed && config.invariantPeriod.IsStrictlyPositive())
     {
-        throw InputError("--check-invariants: the checks read the whole network, which one process "
-                         "of " +
-                         std::to_string(processes->GetSize()) + " does not hold");
+        throw InputError("--check-invariants: the checks read the whole network, and each of " +
+                         std::to_string(processes->GetSize()) + " processes holds its part");
     }
     IncastResult result;
     RoceNetwork net;
