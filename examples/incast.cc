@@ -400,7 +400,8 @@ Main(int argc, char** argv)
     }
     else if (cli.IsSet("partition") || cli.IsSet("mpi-engine"))
     {
-        throw InputError(std::string(cli.IsSet("partition") ? "--partition" : "--mpi-engine") +
+        const std::string option = cli.IsSet("partition") ? "partition" : "mpi-engine";
+        throw InputError("--" + option + "=" + cli.Get(option) +
                          ": only under mpirun, with two processes or more");
     }
 

@@ -440,10 +440,9 @@ RunMain(const std::function<int()>& body, bool distributed)
     }
     catch (const InputError& e)
     {
-        if (GetLaunchedProcess() == 0)
-        {
-            std::cerr << "error: " << e.what() << std::endl;
-        }
+        // Under mpirun every process reports: one that stops first may have the others
+        // killed before they could.
+        std::cerr << "error: " << e.what() << std::endl;
         return 2;
     }
 }

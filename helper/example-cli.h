@@ -168,7 +168,7 @@ class ExampleCli
  * Also sets picosecond time resolution before the body creates any Time, and the
  * priority-queue event scheduler unless NS_GLOBAL_VALUE chooses. Started by mpirun as
  * several processes, a program that cannot run across them stops with one line and
- * status 2; one that can (\p distributed) runs, and only its process 0 prints an error.
+ * status 2; one that can (\p distributed) runs.
  * \param body the program
  * \param distributed true if the program runs one simulation across MPI processes
  * \return the process exit status

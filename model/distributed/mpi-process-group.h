@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-distributed
+ * \ingroup mlfabric-link
  * The MPI processes of one distributed simulation, on ns-3's mpi module.
  *
  * Creating it starts MPI and ns-3's MPI interface with the chosen engine; destroying it,
@@ -30,6 +30,7 @@ class MpiProcessGroup : public ProcessGroup
      * \param engine the synchronisation engine
      */
     explicit MpiProcessGroup(const std::string& engine);
+    /** Stop ns-3's MPI interface, then MPI. */
     ~MpiProcessGroup() override;
 
     MpiProcessGroup(const MpiProcessGroup&) = delete;

@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup mlfabric-helper
+ * \ingroup mlfabric-link
  * The processes one simulation runs on, and how their figures come together.
  *
  * A run in one process uses none. ns-3's distributed simulator has one process per MPI
