@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -440,9 +441,11 @@ RunMain(const std::function<int()>& body, bool distributed)
     }
     catch (const InputError& e)
     {
-        // Under mpirun every process reports: one that stops first may have the others
-        // killed before they could.
-        std::cerr << "error: " << e.what() << std::endl;
+        // Under mpirun every process reports (one that stops first may have the others
+        // killed before they could), each in one write so that the lines do not mix.
+        const std::string line = "error: " + std::string(e.what()) + "\n";
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fflush(stderr);
         return 2;
     }
 }

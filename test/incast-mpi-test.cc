@@ -21,7 +21,9 @@ namespace
 
 const std::string kIncast = std::string(MLFABRIC_EXAMPLES_DIR) + "/incast";
 const std::string kSource = MLFABRIC_SOURCE_DIR;
-const std::string kMpiexec = std::string(MLFABRIC_MPIEXEC) + " -n 2 --oversubscribe ";
+// Open MPI refuses root unless told; CI runs as root.
+const std::string kMpiexec = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                             std::string(MLFABRIC_MPIEXEC) + " -n 2 --oversubscribe ";
 
 /** \return a path for \p name in the test's temporary folder */
 std::string
