@@ -51,6 +51,11 @@ def _slurm(command):
     return done.stdout
 
 
+# Slurm states of a task the scheduler ended, rather than the run itself.
+SCHEDULER_ENDED = ("CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL", "DEADLINE",
+                   "OUT_OF_MEMORY")
+
+
 def _read_status(state):
     try:
         with open(os.path.join(state.out_dir, task_mod.EXIT_STATUS), encoding="utf-8") as f:
@@ -178,17 +183,23 @@ def run_all(runs, results_dir, binary, jobs, options=(), stream=None):
         raise
     if tty:
         stream.write("\n")
-    # The queue is empty: a status written in the meantime still counts.
+    # The queue is empty: a status written in the meantime still counts. A run killed by a
+    # signal may have been killed by the scheduler (scancel, a time limit) a moment before
+    # its task was, which then still wrote the status: Slurm's record of the task decides.
     lost = []
+    signalled = []
     for s in pending:
         if s.status is None:
             s.status = _read_status(s)
         if s.status is None:
             lost.append(s)
-    if lost:
+        elif s.status < 0:
+            signalled.append(s)
+    if lost or signalled:
         records = _final_records(job_id)
         for index, s in enumerate(pending):
-            if s in lost:
+            ended = records.get(index, "").startswith(SCHEDULER_ENDED)
+            if s in lost or (s in signalled and ended):
                 s.status = "lost"
                 s.failure = (f"Slurm ended task {job_id}_{index} as "
                              f"{records.get(index, 'unknown state')} before it finished; "
