@@ -111,41 +111,24 @@ GatherPeaks(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
 void
 GatherPorts(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
 {
-    std::map<uint32_t, uint32_t> position; // node -> place in hosts-then-switches order
-    for (uint32_t host : net.GetHosts())
-    {
-        position.emplace(host, static_cast<uint32_t>(position.size()));
-    }
-    for (uint32_t sw : net.GetSwitches())
-    {
-        position.emplace(sw, static_cast<uint32_t>(position.size()));
-    }
     std::ostringstream text;
     for (const IncastPort& p : r.ports)
     {
-        // "<host|switch> <node> port <i>"
-        std::istringstream name(p.name);
-        std::string kind;
-        uint32_t node = 0;
-        std::string word;
-        uint32_t port = 0;
-        name >> kind >> node >> word >> port;
-        text << position.at(node) << ' ' << port << ' ' << p.pauseFramesTx << ' '
-             << p.resumeFramesTx << ' ' << p.pausedTime.GetTimeStep() << ' ' << p.name << '\n';
+        text << p.node << ' ' << p.port << ' ' << p.pauseFramesTx << ' ' << p.resumeFramesTx << ' '
+             << p.pausedTime.GetTimeStep() << ' ' << p.name << '\n';
     }
-    std::map<std::pair<uint32_t, uint32_t>, IncastPort> all;
+    // One process lists hosts before switches, each in node order.
+    std::map<std::tuple<bool, uint32_t, uint32_t>, IncastPort> all;
     for (const std::string& part : processes.Gather(text.str()))
     {
         std::istringstream in(part);
-        uint32_t place = 0;
-        uint32_t port = 0;
         IncastPort p;
         int64_t paused = 0;
-        while (in >> place >> port >> p.pauseFramesTx >> p.resumeFramesTx >> paused)
+        while (in >> p.node >> p.port >> p.pauseFramesTx >> p.resumeFramesTx >> paused)
         {
             std::getline(in >> std::ws, p.name);
             p.pausedTime = TimeStep(paused);
-            all[{place, port}] = p;
+            all[{!net.IsHost(p.node), p.node, p.port}] = p;
         }
     }
     r.ports.clear();

@@ -315,6 +315,8 @@ RunIncast(const IncastConfig& config)
                 IncastPort port;
                 port.name = (net.IsHost(node) ? "host " : "switch ") + std::to_string(node) +
                             " port " + std::to_string(i);
+                port.node = node;
+                port.port = static_cast<uint32_t>(i);
                 port.pauseFramesTx = c.pfcPauseTx;
                 port.resumeFramesTx = c.pfcResumeTx;
                 port.pausedTime = paused;

@@ -63,7 +63,9 @@ struct IncastFlow
  */
 struct IncastPort
 {
-    std::string name;           //!< e.g. "switch:3" or "host 2"
+    std::string name;           //!< e.g. "switch 3 port 1" or "host 2 port 0"
+    uint32_t node{0};           //!< node id
+    uint32_t port{0};           //!< port index at the node
     uint64_t pauseFramesTx{0};  //!< pause frames sent from this port
     uint64_t resumeFramesTx{0}; //!< resume frames sent from this port
     Time pausedTime;            //!< time this port's transmitter was paused
