@@ -124,8 +124,8 @@ DescribeReplaySystem(const SystemConfig& c)
         {
             text << ", "
                  << (list == &c.reduceScatterImplementation ? "reduce-scatter" : "all-gather")
-                 << " through the scale-up switch of its dimension (nvls: analytical and flow "
-                    "backends; the packet level refuses it)";
+                 << " through the scale-up switch of its dimension (nvls: analytical, flow and "
+                    "packet backends)";
         }
     }
     for (const auto* list :

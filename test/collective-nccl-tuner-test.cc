@@ -124,6 +124,35 @@ TEST(NcclTuner, NvlsOnOneSwitchAtEverySize)
     }
 }
 
+// NVLS reduce-scatter and all-gather (NCCL 2.19 on): 25 us, and (ppn - 1) / ppn of the
+// switch's per-channel bandwidth instead of the all-reduce's 2, times n / (n - 1).
+TEST(NcclTuner, NvlsReduceScatterAndAllGatherBelowRingAbove)
+{
+    const NcclGroupShape s = Shape(1, 8, true, false);
+    const double nvlsGBps = 360 * 0.85 * 15 / 16 * 7.0 / 8 * 8 / 7;
+    const double ringGBps = 360 * 8.0 / 7;
+    // Ring: 8.4 + 7 x 3.4.
+    const double bytes = Crossover(25.0, nvlsGBps, 8.4 + 7 * 3.4, ringGBps);
+    EXPECT_NEAR(bytes, 6.8228e6, 0.001e6);
+    for (CollectiveType type : {CollectiveType::AllGather, CollectiveType::ReduceScatter})
+    {
+        const auto estimates = NcclEstimates(type, s);
+        ASSERT_EQ(estimates.size(), 2U) << ToString(type);
+        EXPECT_EQ(estimates[1].algorithm, NcclAlgorithm::Nvls);
+        EXPECT_DOUBLE_EQ(estimates[1].latencyUs, 25.0);
+        EXPECT_NEAR(estimates[1].algorithmGBps, nvlsGBps, 1e-9);
+        ExpectSwitchAt(type, s, bytes, NcclAlgorithm::Nvls, NcclAlgorithm::Ring);
+        EXPECT_EQ(DescribeNcclChoice(type, s), "nvls below 8 MiB, ring from 8 MiB");
+        // More than 32 local ranks: not offered (NCCL_MAX_NVLS_ARITY); the all-reduce is.
+        for (const NcclEstimate& e : NcclEstimates(type, Shape(1, 33, true, false)))
+        {
+            EXPECT_NE(e.algorithm, NcclAlgorithm::Nvls) << ToString(type);
+        }
+    }
+    EXPECT_EQ(NcclEstimates(CollectiveType::AllReduce, Shape(1, 33, true, false)).back().algorithm,
+              NcclAlgorithm::Nvls);
+}
+
 TEST(NcclTuner, OnlyTheThreeTunedCollectives)
 {
     EXPECT_TRUE(NcclEstimates(CollectiveType::AllToAll, Shape(4, 8, true, true)).empty());

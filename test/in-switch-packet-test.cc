@@ -1,13 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// In-switch all-reduce at packet level: each member's chunks cross its link up once to the
-// switch's reduction engine and the result crosses it down once. An nvls all-reduce on an
+// In-switch collectives at packet level: each member's chunks cross its link up once to
+// the switch's reduction engine and the result crosses it down once. An nvls all-reduce on an
 // uncongested scale-up switch against the analytical closed form with the scale-up
 // framing, 2 endpoint-delay + 2L + D / B_eff, and against a ring's 2(n-1)/n; a SHARP-like
 // reduction on a Clos leaf; conservation (every member receives every result chunk
-// once); the reduction buffer's bound; and a small buffer's throughput limit, window x
-// chunk / round trip to the switch.
+// once); the reduction buffer's bound; a small buffer's throughput limit, window x
+// chunk / round trip to the switch; and the reduce-scatter's shards and the all-gather's
+// multicast with a late member.
 
 #include "latency-premise.h"
 #include "replay-test-support.h"
@@ -27,6 +28,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 
 using namespace ns3;
@@ -114,18 +116,57 @@ struct Direct
     }
 
     void
-    Reduce(const std::vector<uint32_t>& ranks, uint64_t bytes, uint64_t tag = 1)
+    Reduce(const std::vector<uint32_t>& ranks,
+           uint64_t bytes,
+           uint64_t tag = 1,
+           NetworkBackend::InSwitchOp op = NetworkBackend::InSwitchOp::AllReduce,
+           const std::map<uint32_t, double>& lateNs = {})
     {
         auto members = std::make_shared<const std::vector<uint32_t>>(ranks);
         for (uint32_t r : ranks)
         {
-            backend->ReduceInSwitch({r, members, bytes, tag},
-                                    [this](const NetworkBackend::Contribution& c)
-                                    {
-                                        doneNs[c.rank] = Simulator::Now().GetPicoSeconds() / 1e3;
-                                        ++doneCount[c.rank];
-                                    });
+            const NetworkBackend::Contribution c{r, members, bytes, tag, op};
+            auto contribute = [this, c]()
+            {
+                backend->ReduceInSwitch(c,
+                                        [this](const NetworkBackend::Contribution& c)
+                                        {
+                                            doneNs[c.rank] =
+                                                Simulator::Now().GetPicoSeconds() / 1e3;
+                                            ++doneCount[c.rank];
+                                        });
+            };
+            auto late = lateNs.find(r);
+            if (late == lateNs.end())
+            {
+                contribute();
+            }
+            else
+            {
+                Simulator::Schedule(NanoSeconds(late->second), contribute);
+            }
         }
+    }
+
+    /** \return the switch's side of the reductions */
+    Ptr<SwitchReduction>
+    SwitchOf() const
+    {
+        for (uint32_t sw : net.GetSwitches())
+        {
+            if (Ptr<SwitchReduction> r = net.GetSwitch(sw)->GetObject<SwitchReduction>())
+            {
+                return r;
+            }
+        }
+        return nullptr;
+    }
+
+    /** \param rank a member \return its NIC's side of the reductions */
+    Ptr<ReductionMember>
+    MemberOf(uint32_t rank) const
+    {
+        return net.GetNic(nodes[rank])->GetObject<ReductionMember>();
     }
 
     /** \return the engine of the switch the reduction ran in */
@@ -300,6 +341,84 @@ TEST_F(InSwitchPacketTest, ReductionsShareTheBufferAndNeverExceedIt)
     EXPECT_LE(d.EngineOf(0)->GetPeakHeldBytes(), 64 * kPacket);
     EXPECT_GT(d.EngineOf(0)->GetPeakHeldBytes(), 0u);
     EXPECT_GT(d.doneNs[4], d.doneNs[0]);
+}
+
+// An nvls reduce-scatter of a size n does not divide: every member sends all D up, the
+// switch sends each result chunk to its shard's owner once, shard i being floor(D / n)
+// and a byte more for i < D mod n; within a buffer of a few chunks as well.
+TEST_F(InSwitchPacketTest, ReduceScatterGivesEachMemberItsShardOnce)
+{
+    constexpr uint32_t n = 4;
+    constexpr uint64_t bytes = kPacket * 300 + 7; // shards of 19202, 19202, 19202, 19201
+    for (uint64_t buffer : {uint64_t{8} << 20, uint64_t{6} * kPacket})
+    {
+        Config::SetDefault("ns3::ReductionEngine::BufferBytes", UintegerValue(buffer));
+        ettest::ScratchDir dir;
+        Direct d(ScaleUpFabric(dir, n));
+        const std::vector<uint32_t> ranks{0, 1, 2, 3};
+        d.Reduce(ranks, bytes, 1, NetworkBackend::InSwitchOp::ReduceScatter);
+        Simulator::Run();
+        uint64_t results = 0;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            Ptr<ReductionMember> m = d.MemberOf(r);
+            ASSERT_TRUE(m) << "rank " << r;
+            EXPECT_EQ(m->GetResultBytes(), r < 3 ? 19202u : 19201u) << "rank " << r;
+            EXPECT_EQ(m->GetPayloadSent(), bytes) << "rank " << r;
+            EXPECT_EQ(m->GetChunksSent(), 4u * 76u) << "rank " << r; // 76 chunks a shard
+            EXPECT_EQ(d.doneCount[r], 1u) << "rank " << r;
+            results += m->GetResultBytes();
+        }
+        EXPECT_EQ(results, bytes);
+        EXPECT_EQ(d.SwitchOf()->GetPayloadReceived(), n * bytes);
+        EXPECT_EQ(d.SwitchOf()->GetPayloadSent(), bytes);
+        EXPECT_LE(d.EngineOf(0)->GetPeakHeldBytes(), buffer);
+        EXPECT_EQ(d.EngineOf(0)->GetOpenCount(), 0u);
+        Simulator::Destroy();
+        Config::Reset();
+        WithoutSwitchAndNicLatency();
+    }
+}
+
+// An nvls all-gather with one member 50 us late: nothing is reduced, each member's share
+// goes up once and down to the n-1 others; the others finish only once the late share
+// has come down, and the late member as soon as its own chunks are out (the others'
+// shares reached it while it waited).
+TEST_F(InSwitchPacketTest, AllGatherMulticastsEachShareToTheOthers)
+{
+    constexpr uint32_t n = 4;
+    constexpr uint64_t share = kPacket * 100 + 5;
+    constexpr double lateNs = 50000;
+    ettest::ScratchDir dir;
+    Direct d(ScaleUpFabric(dir, n));
+    d.Reduce({0, 1, 2, 3}, share, 1, NetworkBackend::InSwitchOp::AllGather, {{2, lateNs}});
+    Simulator::Run();
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Ptr<ReductionMember> m = d.MemberOf(r);
+        ASSERT_TRUE(m) << "rank " << r;
+        EXPECT_EQ(m->GetResultBytes(), (n - 1) * share) << "rank " << r;
+        EXPECT_EQ(m->GetPayloadSent(), share) << "rank " << r;
+        EXPECT_EQ(m->GetChunksSent(), 101u) << "rank " << r;
+        EXPECT_EQ(d.doneCount[r], 1u) << "rank " << r;
+    }
+    EXPECT_EQ(d.SwitchOf()->GetPayloadReceived(), n * share);
+    EXPECT_EQ(d.SwitchOf()->GetPayloadSent(), n * (n - 1) * share);
+    EXPECT_EQ(d.EngineOf(0)->GetReducedChunks(), 0u);
+    // The late share streams up and is multicast down one packet behind: the others
+    // finish its up time, both cables and the switch after it starts (one packet's
+    // store and forward and a grant at most beyond); the late member once its last chunk
+    // has gone.
+    const double shareNs = static_cast<double>(share) / (kPacket / ChunkWireNs());
+    for (uint32_t r : {0u, 1u, 3u})
+    {
+        EXPECT_GT(d.doneNs[r], lateNs + shareNs + 2 * kLatencyNs + kSwitchNs) << "rank " << r;
+        EXPECT_LT(d.doneNs[r],
+                  lateNs + shareNs + 2 * kLatencyNs + kSwitchNs + 2 * ChunkWireNs() + GrantWireNs())
+            << "rank " << r;
+    }
+    EXPECT_NEAR(d.doneNs[2], lateNs + shareNs, ChunkWireNs());
+    EXPECT_LT(d.doneNs[2], d.doneNs[0]);
 }
 
 // Members no single switch is cabled to, and a lossy link, are refused by name.

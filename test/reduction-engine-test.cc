@@ -5,7 +5,8 @@
 // and one down of a fixed rate and delay: closed-form completion times with a buffer
 // that holds every chunk and with one that holds a few (the window's throughput limit,
 // outstanding chunks x chunk / round trip), the reduction rate and latency, the buffer's
-// bound, conservation of bytes, buffer sharing between reductions, and the refusals.
+// bound, conservation of bytes, buffer sharing between reductions, and the refusals; and
+// the layout of a reduce-scatter's and an all-gather's shards over their chunks.
 #include "ns3/input-error.h"
 #include "ns3/reduction-engine.h"
 #include "ns3/simulator.h"
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -351,6 +353,90 @@ TEST_F(ReductionEngineTest, RefusesBuffersThatHoldNoChunk)
     EXPECT_THROW(ok->Open({1, 4, 0, kChunk}), InputError);
     ok->Open({1, 4, 1000, kChunk});
     EXPECT_THROW(ok->Open({1, 4, 1000, kChunk}), InputError);
+    // A reduce-scatter or an all-gather of one member has nobody to share with.
+    EXPECT_THROW(ok->Open({2, 1, 1000, kChunk, ReductionOp::ReduceScatter}), InputError);
+    EXPECT_THROW(ok->Open({3, 1, 1000, kChunk, ReductionOp::AllGather}), InputError);
+}
+
+// The layout of a reduce-scatter and an all-gather, summed over its chunks: every byte of
+// every shard once, owned by its member, no empty chunk, each member's own chunks in
+// increasing order; the all-reduce's is its data in order.
+TEST(ReductionLayoutTest, ShardsCoverTheDataOnceWithoutEmptyChunks)
+{
+    for (uint32_t n : {2u, 3u, 4u, 7u, 8u})
+    {
+        for (uint64_t bytes : {uint64_t{1},
+                               uint64_t{5},
+                               uint64_t{4096},
+                               uint64_t{4097},
+                               uint64_t{3} * 4096 * 7 + 1,
+                               uint64_t{1} << 20})
+        {
+            for (ReductionOp op :
+                 {ReductionOp::AllReduce, ReductionOp::ReduceScatter, ReductionOp::AllGather})
+            {
+                const ReductionLayout l{op, n, bytes, kChunk};
+                const std::string what = "op " + std::to_string(static_cast<int>(op)) + ", n " +
+                                         std::to_string(n) + ", " + std::to_string(bytes) + " B";
+                std::vector<uint64_t> perShard(n, 0);
+                uint64_t total = 0;
+                for (uint64_t k = 0; k < l.GetChunkCount(); ++k)
+                {
+                    ASSERT_GT(l.GetChunkSize(k), 0u) << what << ", chunk " << k;
+                    ASSERT_LE(l.GetChunkSize(k), kChunk) << what;
+                    perShard[l.GetOwner(k)] += l.GetChunkSize(k);
+                    total += l.GetChunkSize(k);
+                    uint32_t recipients = 0;
+                    for (uint32_t m = 0; m < n; ++m)
+                    {
+                        recipients += l.Receives(m, k) ? 1 : 0;
+                    }
+                    ASSERT_EQ(recipients, l.GetRecipientCount(k)) << what;
+                }
+                uint64_t results = 0;
+                for (uint32_t m = 0; m < n; ++m)
+                {
+                    results += l.GetResultBytes(m);
+                    uint64_t sent = 0;
+                    for (uint64_t i = 0; i < l.GetSentChunkCount(m); ++i)
+                    {
+                        const uint64_t k = l.GetSentChunk(m, i);
+                        ASSERT_LT(k, l.GetChunkCount()) << what;
+                        if (i > 0)
+                        {
+                            ASSERT_GT(k, l.GetSentChunk(m, i - 1)) << what;
+                        }
+                        if (op == ReductionOp::AllGather)
+                        {
+                            ASSERT_EQ(l.GetOwner(k), m) << what;
+                        }
+                        sent += l.GetChunkSize(k);
+                    }
+                    EXPECT_EQ(sent, bytes) << what << ", member " << m;
+                }
+                switch (op)
+                {
+                case ReductionOp::AllReduce:
+                    EXPECT_EQ(total, bytes) << what;
+                    EXPECT_EQ(results, n * bytes) << what;
+                    break;
+                case ReductionOp::ReduceScatter:
+                    EXPECT_EQ(total, bytes) << what;
+                    EXPECT_EQ(results, bytes) << what;
+                    for (uint32_t m = 0; m < n; ++m)
+                    {
+                        EXPECT_EQ(perShard[m], bytes / n + (m < bytes % n ? 1 : 0)) << what;
+                        EXPECT_EQ(l.GetResultBytes(m), perShard[m]) << what;
+                    }
+                    break;
+                case ReductionOp::AllGather:
+                    EXPECT_EQ(total, n * bytes) << what;
+                    EXPECT_EQ(results, n * (n - 1) * bytes) << what;
+                    break;
+                }
+            }
+        }
+    }
 }
 
 } // namespace

@@ -289,8 +289,7 @@ TEST(ReplayCli, FinalInvariantChecksWaitForAcknowledgementsInFlight)
 
 // An nvls all-reduce on the scale-up switch runs on the analytical backends, the flow
 // level and at packet level and is said in the header; a dimension without a switch
-// refuses it with exit status 2. An nvls reduce-scatter runs at flow level, not at packet
-// level.
+// refuses it with exit status 2. An nvls reduce-scatter runs at flow and packet level.
 TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
 {
     ettest::ScratchDir dir;
@@ -341,8 +340,7 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
     EXPECT_NE(ringFlow.output.find("no switch is linked to every one of them"), std::string::npos)
         << ringFlow.output;
 
-    // An nvls reduce-scatter runs at flow level and is said in the header; the packet
-    // level refuses it, naming itself.
+    // An nvls reduce-scatter runs at flow and packet level and is said in the header.
     const std::string rsPrefix = dir.File("rs");
     for (uint32_t r = 0; r < 8; ++r)
     {
@@ -362,7 +360,8 @@ TEST(ReplayCli, InSwitchAllReduceRunsWhereItIsModelled)
               std::string::npos)
         << rsFlow.output;
     const ProgramRun rsPacket = Replay(rsArgs);
-    EXPECT_EQ(rsPacket.status, 2) << rsPacket.output;
-    EXPECT_NE(rsPacket.output.find("is not modelled at packet level"), std::string::npos)
+    ASSERT_EQ(rsPacket.status, 0) << rsPacket.output;
+    EXPECT_NE(rsPacket.output.find("reduce-scatter through the scale-up switch of its dimension"),
+              std::string::npos)
         << rsPacket.output;
 }

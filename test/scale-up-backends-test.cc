@@ -23,7 +23,6 @@
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/flow-backend.h"
-#include "ns3/input-error.h"
 #include "ns3/roce-wire.h"
 #include "ns3/scale-up-framing.h"
 #include "ns3/simulator.h"
@@ -32,6 +31,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <utility>
 
 using namespace ns3;
 using namespace ns3::replaytest;
@@ -221,7 +222,9 @@ TEST_F(ScaleUpBackendsTest, NvlsAllReduceMatchesClosedFormAndPacketLevel)
 
 // NVLS reduce-scatter: D up, its D/n shard down, paced by the data up: the all-reduce's
 // 2E + 2L + S + D/B_eff. NVLS all-gather of a share S_r: S_r up, the n-1 others' shares
-// down: 2E + 2L + S + (n-1) S_r / B_eff. The packet level refuses both, naming itself.
+// down: 2E + 2L + S + (n-1) S_r / B_eff. The packet level adds one packet's store and
+// forward; every backend stays within 1 % of the forms, the flow level within 0.01 % of
+// the packet level.
 TEST_F(ScaleUpBackendsTest, NvlsReduceScatterAndAllGatherMatchTheirClosedForms)
 {
     const double d = static_cast<double>(kBytes);
@@ -230,14 +233,17 @@ TEST_F(ScaleUpBackendsTest, NvlsReduceScatterAndAllGatherMatchTheirClosedForms)
     const double rsForm = fixed + d / su;
     const uint64_t share = kBytes / kNpus;
     const double agForm = fixed + (kNpus - 1) * static_cast<double>(share) / su;
-    for (auto backend : {ReplayBackendKind::Analytical, ReplayBackendKind::Flow})
+    std::map<ReplayBackendKind, std::pair<double, double>> finish; // reduce-scatter, all-gather
+    for (auto backend :
+         {ReplayBackendKind::Analytical, ReplayBackendKind::Flow, ReplayBackendKind::Packet})
     {
+        const double tolerance = backend == ReplayBackendKind::Packet ? 0.01 : 0.001;
         const double rs = CollectiveNs(backend, "nvls", EtCollectiveType::REDUCE_SCATTER, kBytes);
         const double ag = CollectiveNs(backend, "nvls", EtCollectiveType::ALL_GATHER, share);
         RecordProperty(ToString(backend) + "_reduce_scatter_ns", std::to_string(rs));
         RecordProperty(ToString(backend) + "_all_gather_ns", std::to_string(ag));
-        EXPECT_LT(Deviation(rs, rsForm), 0.001) << ToString(backend) << " " << rs << " ns";
-        EXPECT_LT(Deviation(ag, agForm), 0.001) << ToString(backend) << " " << ag << " ns";
+        EXPECT_LT(Deviation(rs, rsForm), tolerance) << ToString(backend) << " " << rs << " ns";
+        EXPECT_LT(Deviation(ag, agForm), tolerance) << ToString(backend) << " " << ag << " ns";
         // Against the ring: a reduce-scatter's (n-1)/n D over (n-1) steps of latency, an
         // all-gather's (n-1) S_r over as many.
         const double ringRs =
@@ -252,27 +258,15 @@ TEST_F(ScaleUpBackendsTest, NvlsReduceScatterAndAllGatherMatchTheirClosedForms)
         EXPECT_LT(Deviation(ringAg, kEndpointNs + steps * (share / su + ringStepFixed)), 0.01)
             << ToString(backend) << " ring " << ringAg;
         EXPECT_LT(ag, ringAg);
+        finish[backend] = {rs, ag};
     }
-    ettest::ScratchDir dir;
-    const std::string prefix = dir.File("rs");
-    for (uint32_t r = 0; r < kNpus; ++r)
-    {
-        WriteRank(prefix, r, {Collective(1, EtCollectiveType::REDUCE_SCATTER, kBytes)});
-    }
-    ReplayRunConfig config =
-        RunConfig(prefix, OneServer(dir), WriteSystem(dir, "nvls", 1), ReplayBackendKind::Packet);
-    try
-    {
-        RunReplay(config);
-        ADD_FAILURE() << "an nvls reduce-scatter ran at packet level";
-    }
-    catch (const InputError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("nvls reduce-scatter over 4 ranks is not modelled "
-                                             "at packet level"),
-                  std::string::npos)
-            << e.what();
-    }
+    // The flow level streams the result one packet behind the data, as the packet level.
+    const auto& flow = finish[ReplayBackendKind::Flow];
+    const auto& packet = finish[ReplayBackendKind::Packet];
+    EXPECT_LT(Deviation(flow.first, packet.first), 0.0001)
+        << "reduce-scatter: flow " << flow.first << " ns, packet " << packet.first;
+    EXPECT_LT(Deviation(flow.second, packet.second), 0.0001)
+        << "all-gather: flow " << flow.second << " ns, packet " << packet.second;
 }
 
 namespace

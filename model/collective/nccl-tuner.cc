@@ -43,6 +43,8 @@ constexpr double kNvlsEfficiencyHopper = 0.85;
 constexpr double kCollNetHopperFactor = 0.85;
 /** NVLS channels on SM90 (src/transport/nvls.cc, NVLS_NCHANNELS_SM90). */
 constexpr double kNvlsChannels = 16;
+/** NVLS reduce-scatter and all-gather take at most this many local ranks (NCCL_MAX_NVLS_ARITY). */
+constexpr uint32_t kNvlsMaxArity = 32;
 /** The ring's plateau on several nodes (compute capability 80 and later). */
 constexpr double kRingPlateauFactor = 1.4;
 constexpr uint64_t kRingPlateauBytesPerRank = 64;
@@ -148,11 +150,14 @@ NcclEstimates(CollectiveType type, const NcclGroupShape& shape)
         tree.latencyUs += 2 * ((perNode - 1) * kNvlinkLatencyTree + logNodes * kNetLatencyTree);
         estimates.push_back(tree);
     }
-    if (allReduce && shape.nvls && shape.nodes == 1)
+    if (shape.nvls && shape.nodes == 1 && (allReduce || shape.ranks <= kNvlsMaxArity))
     {
-        // NVLS pipelines the reduce and the broadcast: twice the per-channel bandwidth.
+        // An all-reduce pipelines the reduce and the broadcast: twice the per-channel
+        // bandwidth. A reduce-scatter or all-gather (NCCL 2.19 on) moves (ppn - 1) / ppn
+        // of it through the switch.
+        const double factor = allReduce ? 2.0 : (perNode - 1) / perNode;
         const double busBw =
-            shape.intraGBps * kNvlsEfficiencyHopper * (kNvlsChannels - 1) / kNvlsChannels * 2.0;
+            shape.intraGBps * kNvlsEfficiencyHopper * (kNvlsChannels - 1) / kNvlsChannels * factor;
         estimates.push_back({NcclAlgorithm::Nvls, kNvlinkLatencyNvls, busBw * n / steps});
     }
     if (gatherOrScatter && perNode == 1 && shape.nodes >= 2)

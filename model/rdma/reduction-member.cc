@@ -75,13 +75,16 @@ void
 ReductionMember::Join(Spec spec)
 {
     NS_LOG_FUNCTION(this << spec.id << spec.port << spec.bytes);
-    NS_ABORT_MSG_IF(spec.port >= m_ports.size() || spec.chunkBytes == 0,
-                    "node " << m_node << ": reduction " << spec.id << " on port " << spec.port);
+    NS_ABORT_MSG_IF(spec.port >= m_ports.size() || spec.chunkBytes == 0 ||
+                        spec.index >= spec.members,
+                    "node " << m_node << ": reduction " << spec.id << " on port " << spec.port
+                            << " as member " << spec.index << " of " << spec.members);
     NS_ABORT_MSG_IF(m_reductions.count(spec.id),
                     "node " << m_node << ": reduction " << spec.id << " joined twice");
     Reduction r;
-    r.chunks = (spec.bytes + spec.chunkBytes - 1) / spec.chunkBytes;
-    r.got.assign(r.chunks, false);
+    r.layout = {spec.op, spec.members, spec.bytes, spec.chunkBytes};
+    r.toSend = r.layout.GetSentChunkCount(spec.index);
+    r.got.assign(r.layout.GetChunkCount(), false);
     r.limit = spec.limit;
     r.spec = std::move(spec);
     m_reductions.emplace(r.spec.id, std::move(r));
@@ -93,12 +96,13 @@ ReductionMember::Start(uint64_t id)
     Reduction& r = Find(id);
     r.started = true;
     m_ports[r.spec.port]->NotifyWork();
+    FinishIfDone(id);
 }
 
 bool
 ReductionMember::Ready(const Reduction& r)
 {
-    return r.started && r.next < std::min(r.limit, r.chunks);
+    return r.started && r.next < r.toSend && r.layout.GetSentChunk(r.spec.index, r.next) < r.limit;
 }
 
 bool
@@ -124,16 +128,25 @@ ReductionMember::Dequeue(RocePort& port, RoceFrame& frame)
         {
             continue;
         }
-        const uint64_t chunk = r.next++;
-        const auto payload = static_cast<uint32_t>(
-            std::min<uint64_t>(r.spec.chunkBytes, r.spec.bytes - chunk * r.spec.chunkBytes));
+        const uint64_t chunk = r.layout.GetSentChunk(r.spec.index, r.next++);
+        const uint32_t payload = r.layout.GetChunkSize(chunk);
         frame.header = MakeRoceHeader();
         RoceHeader& h = *frame.header;
         h.type = RoceHeader::DATA;
         h.flags = kInNetworkFlag;
-        if (r.next == r.chunks)
+        if (r.next == r.toSend)
         {
             h.Set(RoceHeader::LAST);
+            // An all-gather member may have its result already: it is done once its
+            // last chunk is on the wire, after the port has taken this frame.
+            Simulator::ScheduleNow(
+                [this, id = id]()
+                {
+                    if (m_reductions.count(id))
+                    {
+                        FinishIfDone(id);
+                    }
+                });
         }
         h.priority = r.spec.priority;
         h.src = m_node;
@@ -167,19 +180,34 @@ void
 ReductionMember::ReceiveResult(const RoceHeader& h)
 {
     Reduction& r = Find(h.imm);
-    NS_ABORT_MSG_IF(h.seq >= r.chunks || r.got[h.seq],
+    NS_ABORT_MSG_IF(h.seq >= r.got.size() || r.got[h.seq] ||
+                        !r.layout.Receives(r.spec.index, h.seq),
                     "node " << m_node << ": reduction " << h.imm << ": result chunk " << h.seq
-                            << " arrived twice or out of range");
+                            << " arrived twice, out of range or for another member");
     r.got[h.seq] = true;
     r.gotBytes += h.payload;
     m_resultBytes += h.payload;
-    if (r.gotBytes < r.spec.bytes)
+    FinishIfDone(h.imm);
+}
+
+void
+ReductionMember::FinishIfDone(uint64_t id)
+{
+    Reduction& r = Find(id);
+    const uint64_t result = r.layout.GetResultBytes(r.spec.index);
+    const bool received = r.gotBytes >= result;
+    // A reduction's result needs every contribution, this member's among them; an
+    // all-gather's other shards need none of it.
+    NS_ABORT_MSG_IF(received && result > 0 && r.next < r.toSend &&
+                        r.spec.op != ReductionOp::AllGather,
+                    "node " << m_node << ": reduction " << id
+                            << ": the whole result before this member's contribution");
+    if (!r.started || !received || r.next < r.toSend)
     {
         return;
     }
-    NS_ABORT_MSG_IF(!r.started, "node " << m_node << ": a result before its contribution");
     auto done = std::move(r.spec.done);
-    m_reductions.erase(h.imm);
+    m_reductions.erase(id);
     if (done)
     {
         done();

@@ -5,6 +5,7 @@
 #define MLFABRIC_REDUCTION_MEMBER_H
 
 #include "ns3/object.h"
+#include "ns3/reduction-layout.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-port.h"
 
@@ -25,8 +26,11 @@ namespace ns3
  * kInNetworkFlag.
  * A reduction is joined before the member contributes (the switch may grant credit
  * early) and started when it does. Chunks are DATA frames flagged kInNetworkFlag, addressed
- * to the switch on the NIC port linked to it, sent in order while the chunk index is
- * below the member's limit; each carries the reduction's id and the chunk's index. The
+ * to the switch on the NIC port linked to it, sent in the member's order
+ * (ReductionLayout::GetSentChunk) while the chunk index is below the member's limit; each
+ * carries the reduction's id and the chunk's index. The member is done once its chunks
+ * have gone and its whole result (ReductionLayout::GetResultBytes) has come down; an
+ * all-gather's other shards may arrive before its own have gone. The
  * NIC offers them after its control frames and before its queue pairs' data. The link
  * must be lossless for the traffic class: the engine keeps no copy to resend from.
  */
@@ -53,14 +57,17 @@ class ReductionMember : public Object
     /** What joins a reduction. */
     struct Spec
     {
-        uint64_t id{0};             //!< the reduction, as the switch knows it
-        uint32_t port{0};           //!< the NIC port linked to the switch
-        uint32_t switchNode{0};     //!< the switch's node id
-        uint8_t priority{0};        //!< traffic class of its frames
-        uint64_t bytes{0};          //!< this member's data, and the result it receives
-        uint32_t chunkBytes{0};     //!< bytes per chunk
-        uint64_t limit{0};          //!< chunks it may send before any grant arrives
-        std::function<void()> done; //!< called when the whole result has arrived
+        uint64_t id{0};                         //!< the reduction, as the switch knows it
+        uint32_t port{0};                       //!< the NIC port linked to the switch
+        uint32_t switchNode{0};                 //!< the switch's node id
+        uint8_t priority{0};                    //!< traffic class of its frames
+        uint64_t bytes{0};                      //!< each member's data (ReductionLayout::bytes)
+        uint32_t chunkBytes{0};                 //!< bytes per chunk
+        uint64_t limit{0};                      //!< chunks it may send before any grant arrives
+        std::function<void()> done;             //!< called when the whole result has arrived
+        ReductionOp op{ReductionOp::AllReduce}; //!< what the members' data becomes
+        uint32_t index{0};                      //!< this member's place among them
+        uint32_t members{1};                    //!< members of the reduction
     };
 
     /**
@@ -105,16 +112,19 @@ class ReductionMember : public Object
     struct Reduction
     {
         Spec spec;
-        uint64_t chunks{0};    //!< chunks in all
-        uint64_t next{0};      //!< next chunk to send
-        uint64_t limit{0};     //!< chunks below this may go
-        bool started{false};   //!< the member has contributed
-        std::vector<bool> got; //!< result chunks received
-        uint64_t gotBytes{0};  //!< result bytes received
+        ReductionLayout layout; //!< its chunks and who sends and receives them
+        uint64_t toSend{0};     //!< chunks this member sends
+        uint64_t next{0};       //!< how many of them have gone
+        uint64_t limit{0};      //!< chunks below this may go
+        bool started{false};    //!< the member has contributed
+        std::vector<bool> got;  //!< result chunks received, by chunk index
+        uint64_t gotBytes{0};   //!< result bytes received
     };
 
     /** \param r a reduction \return whether its next chunk may go now */
     static bool Ready(const Reduction& r);
+    /** Finish \p id if it has started, sent every chunk and its whole result is in. */
+    void FinishIfDone(uint64_t id);
     /** \param id a joined reduction \return it; aborts if unknown */
     Reduction& Find(uint64_t id);
 

@@ -7,8 +7,10 @@
 #include "ns3/input-error.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/reduction-layout.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -93,24 +95,44 @@ class NetworkBackend : public Object
         InSwitchOp op{InSwitchOp::AllReduce}; //!< the same for every member
     };
 
+    /** \param op what the switch does \return the reduction engine's name for it */
+    static ReductionOp
+    LayoutOp(InSwitchOp op)
+    {
+        switch (op)
+        {
+        case InSwitchOp::ReduceScatter:
+            return ReductionOp::ReduceScatter;
+        case InSwitchOp::AllGather:
+            return ReductionOp::AllGather;
+        case InSwitchOp::AllReduce:
+            break;
+        }
+        return ReductionOp::AllReduce;
+    }
+
     /**
      * \param c a contribution (members set)
-     * \return the bytes its rank receives: all-reduce its data, reduce-scatter 1/n of
-     *         it, all-gather the n-1 other members' data
+     * \return the bytes its rank receives: all-reduce its data, reduce-scatter its shard
+     *         of it (floor(D / n), a byte more for the first D mod n members, as
+     *         ReductionLayout splits it), all-gather the n-1 other members' data
      */
     static uint64_t
     ResultBytes(const Contribution& c)
     {
-        const uint64_t n = c.members ? c.members->size() : 1;
-        switch (c.op)
+        const auto n = static_cast<uint32_t>(c.members ? c.members->size() : 1);
+        uint32_t index = 0;
+        if (c.members)
         {
-        case InSwitchOp::ReduceScatter:
-            return c.bytes / n;
-        case InSwitchOp::AllGather:
-            return c.bytes * (n - 1);
-        default:
-            return c.bytes;
+            index = static_cast<uint32_t>(
+                std::lower_bound(c.members->begin(), c.members->end(), c.rank) -
+                c.members->begin());
         }
+        ReductionLayout layout;
+        layout.op = LayoutOp(c.op);
+        layout.members = n;
+        layout.bytes = c.bytes;
+        return layout.GetResultBytes(index);
     }
 
     /**

@@ -78,15 +78,6 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
     const std::vector<uint32_t>& members = *c.members;
     const std::string who = "rank " + std::to_string(c.rank) + ": in-switch reduction over " +
                             std::to_string(members.size()) + " ranks";
-    if (c.op != NetworkBackend::InSwitchOp::AllReduce)
-    {
-        throw InputError(
-            "rank " + std::to_string(c.rank) + ": nvls " +
-            (c.op == NetworkBackend::InSwitchOp::ReduceScatter ? "reduce-scatter" : "all-gather") +
-            " over " + std::to_string(members.size()) +
-            " ranks is not modelled at packet level (its reduction engine runs all-reduces "
-            "only); the analytical and flow backends run it");
-    }
     auto self = std::lower_bound(members.begin(), members.end(), c.rank);
     if (self == members.end() || *self != c.rank)
     {
@@ -109,6 +100,7 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
         Open open;
         open.id = m_nextId++;
         open.bytes = c.bytes;
+        open.op = c.op;
         open.members = members;
         open.contributed.assign(members.size(), false);
         open.contributions.resize(members.size());
@@ -118,7 +110,10 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
         {
             atSwitch.push_back({m_nics[members[i]]->GetNodeId(), place.switchPorts[i]});
         }
-        const uint64_t limit = place.reduction->Open(open.id, atSwitch, c.bytes, chunk, m_priority);
+        const ReductionOp op = NetworkBackend::LayoutOp(c.op);
+        const uint64_t limit =
+            place.reduction->Open(open.id, atSwitch, c.bytes, chunk, m_priority, op);
+        const auto n = static_cast<uint32_t>(members.size());
         for (uint32_t i = 0; i < members.size(); ++i)
         {
             MemberOf(m_nics[members[i]])
@@ -129,10 +124,10 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
                         c.bytes,
                         chunk,
                         limit,
-                        [this, key, i]()
-                        {
-                            Finished(key, i);
-                        }});
+                        [this, key, i]() { Finished(key, i); },
+                        op,
+                        i,
+                        n});
         }
         it = m_open.emplace(key, std::move(open)).first;
     }
@@ -145,6 +140,10 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
     {
         throw InputError(who + ": " + std::to_string(c.bytes) + " bytes, another member gave " +
                          std::to_string(open.bytes));
+    }
+    if (open.op != c.op)
+    {
+        throw InputError(who + ": another member runs another collective under the same tag");
     }
     open.contributed[index] = true;
     open.contributions[index] = c;

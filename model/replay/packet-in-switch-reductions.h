@@ -19,8 +19,9 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-replay
- * In-switch reductions at packet level: the members' NICs send their chunks to the
- * reduction engine of the switch cabled to all of them, and receive its results.
+ * In-switch collectives at packet level: the members' NICs send their chunks to the
+ * reduction engine of the switch cabled to all of them, and receive its results; an
+ * all-reduce, a reduce-scatter or an all-gather (ReductionLayout).
  *
  * The first contribution opens the reduction at the switch and joins every member's
  * NIC to it; each member's chunks go up once it has contributed. A member is done when
@@ -56,10 +57,9 @@ class PacketInSwitchReductions
     bool IsAttached() const;
 
     /**
-     * A member's contribution (NetworkBackend::ReduceInSwitch), an all-reduce. Throws
-     * InputError for a reduce-scatter or all-gather, a member set no switch joins, a rank
-     * outside it, a second contribution of a rank or a size that differs from the other
-     * members'.
+     * A member's contribution (NetworkBackend::ReduceInSwitch). Throws InputError for a
+     * member set no switch joins, a rank outside it, a second contribution of a rank, or
+     * a size or operation that differs from the other members'.
      * \param contribution the member's share
      * \param done called when its result has arrived
      */
@@ -81,6 +81,7 @@ class PacketInSwitchReductions
     {
         uint64_t id{0};
         uint64_t bytes{0};
+        NetworkBackend::InSwitchOp op{NetworkBackend::InSwitchOp::AllReduce};
         std::vector<uint32_t> members;
         std::vector<bool> contributed;
         std::vector<NetworkBackend::Contribution> contributions;

@@ -76,13 +76,6 @@ ReductionEngine::DoDispose()
     Object::DoDispose();
 }
 
-uint32_t
-ReductionEngine::ChunkSize(const Reduction& r, uint64_t chunk)
-{
-    const uint64_t start = chunk * r.spec.chunkBytes;
-    return static_cast<uint32_t>(std::min<uint64_t>(r.spec.chunkBytes, r.spec.bytes - start));
-}
-
 ReductionEngine::Reduction&
 ReductionEngine::Find(uint64_t id)
 {
@@ -102,11 +95,13 @@ ReductionEngine::Open(const Spec& spec)
     {
         throw InputError(who + "the reduction buffer (ReductionEngine::BufferBytes) is 0 bytes");
     }
-    if (spec.members == 0 || spec.bytes == 0 || spec.chunkBytes == 0)
+    const uint32_t fewest = spec.op == ReductionOp::AllReduce ? 1 : 2;
+    if (spec.members < fewest || spec.bytes == 0 || spec.chunkBytes == 0)
     {
-        throw InputError(who + "needs members, bytes and a chunk size, got " +
-                         std::to_string(spec.members) + " members, " + std::to_string(spec.bytes) +
-                         " bytes, chunks of " + std::to_string(spec.chunkBytes) + " bytes");
+        throw InputError(who + "needs " + (fewest == 1 ? "members" : "2 members or more") +
+                         ", bytes and a chunk size, got " + std::to_string(spec.members) +
+                         " members, " + std::to_string(spec.bytes) + " bytes, chunks of " +
+                         std::to_string(spec.chunkBytes) + " bytes");
     }
     if (spec.chunkBytes > m_bufferBytes)
     {
@@ -120,7 +115,8 @@ ReductionEngine::Open(const Spec& spec)
     }
     Reduction r;
     r.spec = spec;
-    r.chunks = (spec.bytes + spec.chunkBytes - 1) / spec.chunkBytes;
+    r.layout = {spec.op, spec.members, spec.bytes, spec.chunkBytes};
+    r.chunks = r.layout.GetChunkCount();
     r.sent.assign(spec.members, 0);
     m_open.emplace(spec.id, std::move(r));
     m_waiting.push_back(spec.id);
@@ -174,9 +170,11 @@ ReductionEngine::Contribute(uint64_t id, uint32_t member, uint64_t chunk)
     Reduction& r = Find(id);
     NS_ABORT_MSG_IF(member >= r.spec.members,
                     "switch " << m_node << ": reduction " << id << " has no member " << member);
-    NS_ABORT_MSG_IF(chunk != r.sent[member],
+    NS_ABORT_MSG_IF(r.sent[member] >= r.layout.GetSentChunkCount(member) ||
+                        chunk != r.layout.GetSentChunk(member, r.sent[member]),
                     "switch " << m_node << ": reduction " << id << ": member " << member
-                              << " sent chunk " << chunk << " where chunk " << r.sent[member]
+                              << " sent chunk " << chunk << " where its chunk number "
+                              << r.sent[member]
                               << " was due (the transport must be reliable and in order)");
     NS_ABORT_MSG_IF(chunk >= std::min(r.chunks, r.freed + r.window),
                     "switch " << m_node << ": reduction " << id << ": member " << member
@@ -190,17 +188,43 @@ ReductionEngine::Contribute(uint64_t id, uint32_t member, uint64_t chunk)
     }
     if (r.counts[slot]++ == 0)
     {
-        m_held += ChunkSize(r, chunk);
+        m_held += r.layout.GetChunkSize(chunk);
         m_peak = std::max(m_peak, m_held);
         NS_ASSERT_MSG(m_held <= m_reserved, "partial sums beyond the windows granted");
         m_heldTrace(m_held);
     }
-    if (r.counts[slot] == r.spec.members)
+    if (r.counts[slot] == r.layout.GetContributorCount(chunk))
     {
         r.queuedForReduce[slot] = true;
-        m_readyToAdd.emplace_back(id, chunk);
-        StartReduce();
+        Complete(id, chunk);
     }
+}
+
+void
+ReductionEngine::Complete(uint64_t id, uint64_t chunk)
+{
+    Reduction& r = Find(id);
+    if (r.spec.op == ReductionOp::AllGather)
+    {
+        // One contribution: nothing to add, the switch replicates it.
+        ScheduleResult(id, chunk, r.layout.GetChunkSize(chunk));
+        return;
+    }
+    m_readyToAdd.emplace_back(id, chunk);
+    StartReduce();
+}
+
+void
+ReductionEngine::ScheduleResult(uint64_t id, uint64_t chunk, uint32_t bytes)
+{
+    Simulator::Schedule(m_latency,
+                        [this, id, chunk, bytes]()
+                        {
+                            if (m_result)
+                            {
+                                m_result(id, chunk, bytes);
+                            }
+                        });
 }
 
 void
@@ -213,7 +237,7 @@ ReductionEngine::StartReduce()
     const auto [id, chunk] = m_readyToAdd.front();
     m_readyToAdd.pop_front();
     Reduction& r = Find(id);
-    const uint32_t bytes = ChunkSize(r, chunk);
+    const uint32_t bytes = r.layout.GetChunkSize(chunk);
     const Time busy = m_rate.GetBitRate() > 0 ? m_rate.CalculateBytesTxTime(bytes) : Time(0);
     m_adding = true;
     Simulator::Schedule(busy, &ReductionEngine::FinishReduce, this, id, chunk);
@@ -226,15 +250,7 @@ ReductionEngine::FinishReduce(uint64_t id, uint64_t chunk)
     Reduction& r = Find(id);
     ++r.reduced;
     ++m_reducedChunks;
-    const uint32_t bytes = ChunkSize(r, chunk);
-    Simulator::Schedule(m_latency,
-                        [this, id, chunk, bytes]()
-                        {
-                            if (m_result)
-                            {
-                                m_result(id, chunk, bytes);
-                            }
-                        });
+    ScheduleResult(id, chunk, r.layout.GetChunkSize(chunk));
     StartReduce();
 }
 
@@ -252,7 +268,7 @@ ReductionEngine::Delivered(uint64_t id, uint64_t chunk)
                     "switch " << m_node << ": reduction " << id << ": chunk " << chunk
                               << " delivered twice");
     r.counts[slot] = 0; // freed; the prefix of freed chunks leaves the window below
-    m_held -= ChunkSize(r, chunk);
+    m_held -= r.layout.GetChunkSize(chunk);
     m_heldTrace(m_held);
     const uint64_t before = r.freed;
     while (!r.counts.empty() && r.counts.front() == 0 && r.queuedForReduce.front())

@@ -7,6 +7,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/reduction-layout.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -23,12 +24,15 @@ namespace ns3
  * A switch's reduction engine (NVLS on a scale-up switch, SHARP on a scale-out one):
  * partial sums per chunk in a bounded buffer, credits that hold the senders back.
  *
- * A reduction splits every member's data into chunks of the same size. Each member sends
- * each chunk up once; the engine adds it to the chunk's partial sum, and once every
- * member's contribution of a chunk is in, it reduces the chunk at ReductionRate, waits
- * Latency and hands the result on for one copy per member (a multicast). The chunk's
- * partial sum occupies ChunkBytes of the buffer from its first contribution until the
- * last copy of its result has left the switch.
+ * A reduction splits every member's data into chunks of the same size (ReductionLayout).
+ * Each member sends each chunk up once; the engine adds it to the chunk's partial sum, and
+ * once every member's contribution of a chunk is in, it reduces the chunk at
+ * ReductionRate, waits Latency and hands the result on for a copy per recipient: every
+ * member for an all-reduce (a multicast), the shard's owner for a reduce-scatter. An
+ * all-gather's chunk has one contributor, the shard's owner, and nothing to add: it waits
+ * Latency only and goes to every other member. The chunk occupies ChunkBytes of the
+ * buffer from its first contribution until the last copy of its result has left the
+ * switch.
  *
  * The buffer never overflows because senders are held by credits, as SHARP bounds the
  * outstanding operations per group and NVLS the multimem requests in flight: a reduction
@@ -63,6 +67,7 @@ class ReductionEngine : public Object
         uint32_t members{0};    //!< contributing members, at least 1
         uint64_t bytes{0};      //!< each member's data, and the result each receives
         uint32_t chunkBytes{0}; //!< bytes per chunk (the last may be shorter)
+        ReductionOp op{ReductionOp::AllReduce}; //!< what the members' data becomes
     };
 
     /** A member may send chunks below \p limit. Arguments: id, member, limit. */
@@ -77,16 +82,17 @@ class ReductionEngine : public Object
     void SetCallbacks(GrantCallback grant, ResultCallback result);
 
     /**
-     * Open a reduction. Throws InputError for a zero buffer, no members, no bytes, a zero
-     * chunk or a chunk larger than the buffer, or an id already open.
+     * Open a reduction. Throws InputError for a zero buffer, no members (a reduce-scatter
+     * or all-gather: fewer than 2), no bytes, a zero chunk or a chunk larger than the
+     * buffer, or an id already open.
      * \param spec the reduction
      */
     void Open(const Spec& spec);
 
     /**
      * Member \p member's contribution of chunk \p chunk has arrived. A chunk outside the
-     * member's credit, or sent twice, aborts the simulation: the transport broke the
-     * protocol.
+     * member's credit, not the member's next (ReductionLayout::GetSentChunk), or sent twice,
+     * aborts the simulation: the transport broke the protocol.
      * \param id the reduction
      * \param member the member, below Spec::members
      * \param chunk the chunk index
@@ -129,18 +135,21 @@ class ReductionEngine : public Object
     struct Reduction
     {
         Spec spec;
+        ReductionLayout layout;           //!< its chunks and who sends and receives them
         uint64_t chunks{0};               //!< chunks in all
         uint64_t window{0};               //!< chunks it may hold at once; 0: waiting
         uint64_t freed{0};                //!< chunks delivered, in order
         uint64_t granted{0};              //!< the members' limit, as last granted
         uint64_t reduced{0};              //!< chunks handed to the engine's adder
-        std::vector<uint64_t> sent;       //!< per member: chunks contributed, in order
+        std::vector<uint64_t> sent;       //!< per member: chunks contributed, in its order
         std::deque<uint32_t> counts;      //!< per chunk from `freed`: contributions in
         std::deque<bool> queuedForReduce; //!< per chunk from `freed`: complete
     };
 
-    /** \param r a reduction \param chunk one of its chunks \return its size */
-    static uint32_t ChunkSize(const Reduction& r, uint64_t chunk);
+    /** Chunk \p chunk of \p id has every contribution: reduce it, or pass it on. */
+    void Complete(uint64_t id, uint64_t chunk);
+    /** Hand chunk \p chunk's result of \p bytes on after the engine's latency. */
+    void ScheduleResult(uint64_t id, uint64_t chunk, uint32_t bytes);
     /** Give waiting reductions their windows while the buffer has room. */
     void AdmitWaiting();
     /** \param r a reduction given its window: grant every member its first limit */

@@ -62,7 +62,8 @@ SwitchReduction::Open(uint64_t id,
                       const std::vector<Member>& members,
                       uint64_t bytes,
                       uint32_t chunkBytes,
-                      uint8_t priority)
+                      uint8_t priority,
+                      ReductionOp op)
 {
     NS_LOG_FUNCTION(this << id << members.size() << bytes << chunkBytes);
     NS_ABORT_MSG_UNLESS(m_switch, "a switch reduction without its switch");
@@ -72,17 +73,16 @@ SwitchReduction::Open(uint64_t id,
     {
         r.byNode[members[i].node] = i;
     }
-    r.bytes = bytes;
-    r.chunkBytes = chunkBytes;
+    r.layout = {op, static_cast<uint32_t>(members.size()), bytes, chunkBytes};
     r.priority = priority;
-    r.chunks = chunkBytes ? (bytes + chunkBytes - 1) / chunkBytes : 0;
+    r.chunks = chunkBytes && !members.empty() ? r.layout.GetChunkCount() : 0;
     m_open[id] = std::move(r);
     m_opening = true;
     m_openingId = id;
     m_openingLimit = 0;
     try
     {
-        GetEngine()->Open({id, static_cast<uint32_t>(members.size()), bytes, chunkBytes});
+        GetEngine()->Open({id, static_cast<uint32_t>(members.size()), bytes, chunkBytes, op});
     }
     catch (...)
     {
@@ -149,9 +149,14 @@ void
 SwitchReduction::Multicast(uint64_t id, uint64_t chunk, uint32_t bytes)
 {
     Reduction& r = m_open.at(id);
-    r.copiesLeft[chunk] = static_cast<uint32_t>(r.members.size());
-    for (const Member& m : r.members)
+    r.copiesLeft[chunk] = r.layout.GetRecipientCount(chunk);
+    for (uint32_t i = 0; i < r.members.size(); ++i)
     {
+        if (!r.layout.Receives(i, chunk))
+        {
+            continue;
+        }
+        const Member& m = r.members[i];
         RoceFrame frame;
         frame.header = MakeRoceHeader();
         RoceHeader& h = *frame.header;

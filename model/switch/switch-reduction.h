@@ -27,7 +27,9 @@ class RoceSwitch;
  * switch and flagged kInNetworkFlag (the reduction's id in the immediate field, the
  * chunk's index in the sequence field); they go to the engine, not to the shared buffer,
  * since the credits the engine grants guarantee them room in the reduction buffer. A
- * result leaves as one DATA frame per member, and a grant as an ACK frame carrying the
+ * result leaves as one DATA frame per recipient (ReductionLayout: every member, a
+ * reduce-scatter shard's owner, an all-gather shard's other members), and a grant as an
+ * ACK frame carrying the
  * member's new limit, both flagged and addressed to the member; they join the egress
  * queue of the member's port, behind the frames already there, without taking shared
  * buffer (their bytes are the engine's). A result's chunk stays in the reduction buffer
@@ -63,13 +65,15 @@ class SwitchReduction : public Object
      * \param bytes each member's data
      * \param chunkBytes bytes per chunk
      * \param priority traffic class of its frames
-     * \return the chunks every member may send at once (0: it waits for buffer)
+     * \param op what the members' data becomes
+     * \return the chunk limit every member may send below at once (0: it waits for buffer)
      */
     uint64_t Open(uint64_t id,
                   const std::vector<Member>& members,
                   uint64_t bytes,
                   uint32_t chunkBytes,
-                  uint8_t priority);
+                  uint8_t priority,
+                  ReductionOp op = ReductionOp::AllReduce);
 
     /**
      * A member's chunk reached the switch.
@@ -99,8 +103,7 @@ class SwitchReduction : public Object
     {
         std::vector<Member> members;
         std::map<uint32_t, uint32_t> byNode; //!< member index by node id
-        uint64_t bytes{0};
-        uint32_t chunkBytes{0};
+        ReductionLayout layout;              //!< who receives each chunk's result
         uint8_t priority{0};
         uint64_t chunks{0};                      //!< chunks in all
         uint64_t delivered{0};                   //!< chunks whose last copy has left
@@ -109,7 +112,7 @@ class SwitchReduction : public Object
 
     /** Queue a grant of \p limit to member \p member of \p id. */
     void Grant(uint64_t id, uint32_t member, uint64_t limit);
-    /** Queue one copy of chunk \p chunk's result per member of \p id. */
+    /** Queue one copy of chunk \p chunk's result per recipient of \p id. */
     void Multicast(uint64_t id, uint64_t chunk, uint32_t bytes);
     /** Hand \p frame to the switch as if it had arrived on port \p port. */
     void Send(uint32_t port, RoceFrame&& frame);
