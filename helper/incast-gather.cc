@@ -64,44 +64,40 @@ LastLargest(const std::map<uint32_t, Candidate>& all)
     return best;
 }
 
-/** Reduce the buffer, headroom and relay peaks, found per node on each process. */
-void
-GatherPeaks(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
+/** \return this process's winner as the one candidate of its node, or none */
+std::map<uint32_t, Candidate>
+Mine(const std::optional<uint32_t>& node, const Candidate& c)
 {
-    std::map<uint32_t, Candidate> buffers;
-    std::map<uint32_t, Candidate> headroom;
-    std::map<uint32_t, Candidate> relays;
-    for (uint32_t sw : net.GetSwitches())
+    std::map<uint32_t, Candidate> mine;
+    if (node)
     {
-        if (net.IsLocal(sw))
-        {
-            const Ptr<SharedBufferMmu> mmu = net.GetSwitch(sw)->GetMmu();
-            buffers[sw] = {mmu->GetPeakUsedBytes(), mmu->GetBufferBytes(), 0};
-            headroom[sw] = {mmu->GetPeakHeadroomUsedBytes(),
-                            mmu->GetHeadroomPoolBytes(),
-                            mmu->GetQueueHeadroomSumBytes()};
-        }
+        mine[*node] = c;
     }
-    for (uint32_t host : net.GetHosts())
-    {
-        const Ptr<NpuRelay> relay = net.GetNic(host)->GetRelay();
-        if (net.IsLocal(host) && relay->IsConfigured())
-        {
-            relays[host] = {
-                relay->GetMmu()->GetPeakUsedBytes(), relay->GetMmu()->GetBufferBytes(), 0};
-        }
-    }
-    const Candidate buffer = LastLargest(GatherCandidates(processes, buffers));
+    return mine;
+}
+
+/**
+ * Reduce the buffer, headroom and relay peaks: each process's winner (RunIncast's
+ * largest, last in node order) against the others', by the same rule.
+ */
+void
+GatherPeaks(IncastResult& r, ProcessGroup& processes)
+{
+    const Candidate buffer = LastLargest(
+        GatherCandidates(processes, Mine(r.bufferNode, {r.maxBufferBytes, r.bufferBytes, 0})));
     r.maxBufferBytes = buffer.value;
     r.bufferBytes = buffer.first;
-    const Candidate room = LastLargest(GatherCandidates(processes, headroom));
+    const Candidate room = LastLargest(GatherCandidates(
+        processes,
+        Mine(r.headroomNode, {r.peakHeadroomBytes, r.headroomPoolBytes, r.queueHeadroomBytes})));
     r.peakHeadroomBytes = room.value;
     r.headroomPoolBytes = room.first;
     r.queueHeadroomBytes = room.second;
-    const auto allRelays = GatherCandidates(processes, relays);
-    if (!allRelays.empty())
+    const auto relays = GatherCandidates(
+        processes, Mine(r.relayNode, {r.relayPeakUsedBytes, r.relayBufferBytes, 0}));
+    if (!relays.empty())
     {
-        const Candidate relay = LastLargest(allRelays);
+        const Candidate relay = LastLargest(relays);
         r.relayPeakUsedBytes = relay.value;
         r.relayBufferBytes = relay.first;
     }
@@ -276,7 +272,7 @@ GatherIncastResult(IncastResult& r,
         r.flows[i].received = TimeStep(maxima[3 + size + 2 * i + 1]);
         allCompleted = allCompleted && r.flows[i].completion.IsStrictlyPositive();
     }
-    GatherPeaks(r, processes, net);
+    GatherPeaks(r, processes);
     GatherPorts(r, processes, net);
     // One process reads the queues when the last message completes, or at the end.
     GatherBottleneck(r, processes, queues, allCompleted ? r.lastCompletion : end);

@@ -261,6 +261,7 @@ RunIncast(const IncastConfig& config)
         {
             result.relayBufferBytes = relay->GetMmu()->GetBufferBytes();
             result.relayPeakUsedBytes = relay->GetMmu()->GetPeakUsedBytes();
+            result.relayNode = host;
         }
     }
     result.drops += result.relayDrops;
@@ -279,6 +280,7 @@ RunIncast(const IncastConfig& config)
         {
             result.bufferBytes = theSwitch->GetMmu()->GetBufferBytes();
             result.maxBufferBytes = theSwitch->GetMmu()->GetPeakUsedBytes();
+            result.bufferNode = sw;
         }
         const Ptr<SharedBufferMmu> mmu = theSwitch->GetMmu();
         result.egressDrops += mmu->GetEgressDrops();
@@ -287,6 +289,7 @@ RunIncast(const IncastConfig& config)
             result.peakHeadroomBytes = mmu->GetPeakHeadroomUsedBytes();
             result.headroomPoolBytes = mmu->GetHeadroomPoolBytes();
             result.queueHeadroomBytes = mmu->GetQueueHeadroomSumBytes();
+            result.headroomNode = sw;
         }
     }
 

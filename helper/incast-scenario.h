@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,11 @@ struct IncastResult
     std::string partition;               //!< distributed: DescribeFabricPartition, engine
     std::vector<uint64_t> processEvents; //!< distributed: events of each process
     std::vector<double> processSeconds;  //!< distributed: wall-clock time of each process
+    // For the gather across processes: the nodes of three peaks (the last in node order
+    // among equals); none where this process has no such node.
+    std::optional<uint32_t> bufferNode;   //!< the switch of maxBufferBytes
+    std::optional<uint32_t> headroomNode; //!< the switch of peakHeadroomBytes
+    std::optional<uint32_t> relayNode;    //!< the NPU of relayPeakUsedBytes
     std::string queueCaveat; //!< distributed: why the queue figures may not be exact; "" if exact
 };
 
