@@ -116,16 +116,17 @@ DescribeReplaySystem(const SystemConfig& c)
     }
     for (const auto* list : {&c.reduceScatterImplementation, &c.allGatherImplementation})
     {
-        const bool nvls = std::any_of(list->begin(),
-                                      list->end(),
-                                      [](const AlgorithmSpec& spec)
-                                      { return spec.algorithm == CollectiveAlgorithm::Nvls; });
-        if (nvls)
+        auto inSwitch =
+            std::find_if(list->begin(),
+                         list->end(),
+                         [](const AlgorithmSpec& spec) { return IsInNetwork(spec.algorithm); });
+        if (inSwitch != list->end())
         {
+            const bool nvls = inSwitch->algorithm == CollectiveAlgorithm::Nvls;
             text << ", "
                  << (list == &c.reduceScatterImplementation ? "reduce-scatter" : "all-gather")
-                 << " through the scale-up switch of its dimension (nvls: analytical, flow and "
-                    "packet backends)";
+                 << " through the " << (nvls ? "scale-up " : "") << "switch of its dimension ("
+                 << (nvls ? "nvls" : "inNetwork") << ": analytical, flow and packet backends)";
         }
     }
     for (const auto* list :

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// In-switch all-reduce (nvls, inNetwork) and NVLS reduce-scatter and all-gather on the
+// In-switch all-reduce, reduce-scatter and all-gather (nvls, inNetwork) on the
 // analytical networks: closed-form completion times alone, in chunks, in a hierarchy and
 // on a group; the reduction engine's rate and latency; conservation of bytes; and the
 // refusals.
@@ -218,7 +218,7 @@ TEST(InSwitchCollective, RefusedWithoutASwitch)
     Simulator::Destroy();
 }
 
-TEST(InSwitchCollective, NvlsRunsReductionsAndGathersInNetworkOnlyAllReduce)
+TEST(InSwitchCollective, InSwitchAlgorithmsRunReductionsAndGathersNotAllToAll)
 {
     auto plan = [](const std::string& algorithm, CollectiveType type)
     {
@@ -233,10 +233,12 @@ TEST(InSwitchCollective, NvlsRunsReductionsAndGathersInNetworkOnlyAllReduce)
         r.where = "trace.et node 7";
         return planner.Plan(r);
     };
-    EXPECT_EQ(plan("nvls", CollectiveType::ReduceScatter)->phases.at(0).algorithm.algorithm,
-              CollectiveAlgorithm::Nvls);
-    EXPECT_EQ(plan("nvls", CollectiveType::AllGather)->phases.at(0).algorithm.algorithm,
-              CollectiveAlgorithm::Nvls);
+    for (CollectiveType type : {CollectiveType::ReduceScatter, CollectiveType::AllGather})
+    {
+        EXPECT_EQ(plan("nvls", type)->phases.at(0).algorithm.algorithm, CollectiveAlgorithm::Nvls);
+        EXPECT_EQ(plan("inNetwork", type)->phases.at(0).algorithm.algorithm,
+                  CollectiveAlgorithm::InNetwork);
+    }
     auto refused = [&plan](const std::string& algorithm, CollectiveType type, const char* what)
     {
         try
@@ -250,8 +252,8 @@ TEST(InSwitchCollective, NvlsRunsReductionsAndGathersInNetworkOnlyAllReduce)
         }
     };
     refused("inNetwork",
-            CollectiveType::ReduceScatter,
-            "inNetwork cannot run REDUCE_SCATTER, only ALL_REDUCE");
+            CollectiveType::AllToAll,
+            "inNetwork cannot run ALL_TO_ALL, only ALL_REDUCE, REDUCE_SCATTER and ALL_GATHER");
     refused("nvls",
             CollectiveType::AllToAll,
             "nvls cannot run ALL_TO_ALL, only ALL_REDUCE, REDUCE_SCATTER and ALL_GATHER");

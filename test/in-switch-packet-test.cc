@@ -297,6 +297,45 @@ TEST_F(InSwitchPacketTest, SharpLikeReductionOnAClosLeaf)
     EXPECT_TRUE(d.backend->IsIdle());
 }
 
+// SHARP-like reduce-scatter and all-gather in the leaf of four hosts (shards of 16 chunks,
+// chunk k of shard k mod 4 in turn). Reduce-scatter: rank r's last chunk is chunk
+// 60 + r of 64, so its result is down (62 + r) chunk times and two cables after the
+// start. All-gather: each rank's down link carries the 3 x 16 chunks of the others from
+// the first one's arrival on, 49 chunk times and two cables.
+TEST_F(InSwitchPacketTest, SharpLikeReduceScatterAndAllGatherOnAClosLeaf)
+{
+    const double chunkNs = (kMtu + 82.0) / (100.0 / 8);
+    const std::vector<uint32_t> ranks{0, 1, 2, 3};
+    {
+        ettest::ScratchDir dir;
+        Direct d(ClosFabric(dir));
+        d.Reduce(ranks, 64 * kMtu, 1, NetworkBackend::InSwitchOp::ReduceScatter);
+        Simulator::Run();
+        for (uint32_t r : ranks)
+        {
+            EXPECT_NEAR(d.doneNs[r], (62 + r) * chunkNs + 2 * 1000, 1) << "rank " << r;
+            EXPECT_EQ(d.MemberOf(r)->GetResultBytes(), 16 * kMtu) << "rank " << r;
+            EXPECT_EQ(d.MemberOf(r)->GetPayloadSent(), 64 * kMtu) << "rank " << r;
+        }
+        EXPECT_TRUE(d.backend->IsIdle());
+    }
+    Simulator::Destroy();
+    {
+        ettest::ScratchDir dir;
+        Direct d(ClosFabric(dir));
+        d.Reduce(ranks, 16 * kMtu, 1, NetworkBackend::InSwitchOp::AllGather);
+        Simulator::Run();
+        for (uint32_t r : ranks)
+        {
+            EXPECT_NEAR(d.doneNs[r], 49 * chunkNs + 2 * 1000, 1) << "rank " << r;
+            EXPECT_EQ(d.MemberOf(r)->GetResultBytes(), 48 * kMtu) << "rank " << r;
+            EXPECT_EQ(d.MemberOf(r)->GetPayloadSent(), 16 * kMtu) << "rank " << r;
+        }
+        EXPECT_EQ(d.EngineOf(0)->GetReducedChunks(), 0u);
+        EXPECT_TRUE(d.backend->IsIdle());
+    }
+}
+
 // A buffer of four chunks: each member may have four chunks outstanding, and each slot
 // turns over once per round trip to the switch (chunk up, the switch's latency, result
 // down, grant down), so the reduction runs at 4 x chunk / RTT, not at line rate.

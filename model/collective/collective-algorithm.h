@@ -21,7 +21,7 @@ enum class CollectiveAlgorithm : uint8_t
     HalvingDoubling,  //!< recursive halving / doubling, partner distance a power of two
     DoubleBinaryTree, //!< two in-order binary trees, alternating per chunk (all-reduce only)
     Nvls,      //!< in the scale-up switch (NVLink SHARP: all-reduce, reduce-scatter, all-gather)
-    InNetwork, //!< reduction in a scale-out switch (SHARP, CollNet; all-reduce only)
+    InNetwork, //!< in a scale-out switch (SHARP, CollNet: all-reduce, reduce-scatter, all-gather)
     Pat,       //!< NCCL's Parallel Aggregated Trees (all-gather and reduce-scatter only)
 };
 

@@ -11,9 +11,8 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-collective
- * A collective run by the dimension's switch: an all-reduce (NVLS on a scale-up switch,
- * SHARP or CollNet on a scale-out one), or on a scale-up switch an NVLS reduce-scatter or
- * all-gather.
+ * A collective run by the dimension's switch: an all-reduce, a reduce-scatter or an
+ * all-gather (NVLS on a scale-up switch, SHARP or CollNet on a scale-out one).
  *
  * Each rank hands its whole input to the switch once and receives its result once:
  * after the hand-off delay it contributes, and one hand-off after the result has arrived

@@ -419,19 +419,15 @@ CollectivePlanner::CheckAlgorithm(const AlgorithmSpec& spec,
         }
         break;
     case CollectiveAlgorithm::Nvls:
-        // NVLink SHARP: all-reduce, and reduce-scatter and all-gather (NCCL 2.19.1 on).
+    case CollectiveAlgorithm::InNetwork:
+        // NVLink SHARP and SHARP: all-reduce, and reduce-scatter and all-gather (NCCL's NVLS
+        // from 2.19.1, its CollNet from 2.20).
         if (op != CollectiveType::AllReduce && op != CollectiveType::ReduceScatter &&
             op != CollectiveType::AllGather)
         {
             throw InputError(what + ToString(op) +
                              ", only ALL_REDUCE, REDUCE_SCATTER and ALL_GATHER (needed by " +
                              where + ")");
-        }
-        break;
-    case CollectiveAlgorithm::InNetwork:
-        if (op != CollectiveType::AllReduce)
-        {
-            throw InputError(what + ToString(op) + ", only ALL_REDUCE (needed by " + where + ")");
         }
         break;
     case CollectiveAlgorithm::Pat:
