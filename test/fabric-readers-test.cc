@@ -197,7 +197,7 @@ TEST(FabricReaders, ShippedFabricsLoadWithTheirShapes)
         {"two-dim-4x2", {8, 2 + 2 + 2, 8 + 8 + 2 * 2, RoutingAlgorithm::DimensionOrder}},
         {"torus-4x4", {16, 0, 32, RoutingAlgorithm::DimensionOrder}},
         {"ring-8", {8, 0, 8, RoutingAlgorithm::ShortestPath}},
-        {"rail-4x8", {32, 4 + 8 + 4, 32 + 32 + 8 * 4, RoutingAlgorithm::ShortestPath}},
+        {"rail-4x8", {32, 4 + 8 + 4, 32 + 32 + 8 * 4, RoutingAlgorithm::DimensionOrder}},
         {"fat-tree-k4", {16, 20, 48, RoutingAlgorithm::ShortestPath}},
     };
     uint32_t seen = 0;
