@@ -26,9 +26,11 @@ foreach(header ${mlfabric_mpi_headers})
   file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${header} ${MLFABRIC_HEADER_DIR}/ns3/${name} SYMBOLIC)
 endforeach()
 
-# incast runs one simulation across the processes mpirun starts.
-target_link_libraries(examples-incast PRIVATE mlfabric-mpi)
-target_compile_definitions(examples-incast PRIVATE MLFABRIC_MPI)
+# incast and hpcc-compat run one simulation across the processes mpirun starts.
+foreach(example incast hpcc-compat)
+  target_link_libraries(examples-${example} PRIVATE mlfabric-mpi)
+  target_compile_definitions(examples-${example} PRIVATE MLFABRIC_MPI)
+endforeach()
 
 if(MLFABRIC_TESTS)
   add_executable(remote-channel-mpi-test test/remote-channel-mpi-test.cc)
@@ -62,6 +64,20 @@ if(MLFABRIC_TESTS)
                             MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
   add_dependencies(incast-mpi-test examples-incast)
   gtest_discover_tests(incast-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+endif()
+
+if(MLFABRIC_TESTS)
+  # The HPCC simulator's inputs in one process and across two, file for file.
+  add_executable(hpcc-mpi-test test/hpcc-mpi-test.cc)
+  set_target_properties(hpcc-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                 ${CMAKE_BINARY_DIR}/tests)
+  target_link_libraries(hpcc-mpi-test PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
+  target_compile_definitions(
+    hpcc-mpi-test PRIVATE MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
+                          MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                          MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+  add_dependencies(hpcc-mpi-test examples-hpcc-compat)
+  gtest_discover_tests(hpcc-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
 endif()
 
 # bench/remote-channel.sh's program: the distributed simulator's cost on mlfabric's cables.

@@ -6,6 +6,8 @@
 //   ./mlfabric run hpcc-compat --config=mix/config.txt [--topology=FILE] [--flows=FILE]
 //       [--out-dir=DIR] [--fidelity=faithful|peer] [--summary=FILE]
 //       [--ns3::Type::Attribute=value ...]
+//   mpirun -np N build/examples/hpcc-compat --config=... [--partition=FILE]
+//       [--mpi-engine=granted-time-window|null-message]
 //
 // Writes fct.txt, pfc.txt and qlen.txt with the simulator's columns where the config's
 // FCT_OUTPUT_FILE, PFC_OUTPUT_FILE and QLEN_MON_FILE say (relative to the working
@@ -13,6 +15,8 @@
 // while it runs, then a table of the FCT slowdown (overall and by flow size, as the simulator's
 // fct_analysis.py computes it), PFC, drops and the simulator's speed; --summary=FILE writes the
 // same as JSON. ns-3 attributes given on the command line override what the configuration sets.
+// Under mpirun one simulation runs across the processes (doc/scaling.md); the first writes
+// the files and prints the figures.
 // Exit status: 0 when every flow completed, 1 when some did not by
 // SIMULATOR_STOP_TIME (or the run was interrupted), 2 on bad input.
 
@@ -23,6 +27,10 @@
 #include "ns3/input-error.h"
 #include "ns3/path-settings.h"
 #include "ns3/summary.h"
+
+#ifdef MLFABRIC_MPI
+#    include "ns3/mpi-process-group.h"
+#endif
 
 #include <sys/resource.h>
 
@@ -122,6 +130,10 @@ PrintTables(const HpccRunOptions& options,
     if (!r.failureHeader.empty())
     {
         std::printf("  %s\n", r.failureHeader.c_str());
+    }
+    if (!r.partition.empty())
+    {
+        std::printf("  %s\n", r.partition.c_str());
     }
 
     std::printf("\nFCT slowdown (fct / standalone fct), %u of %zu flows completed\n",
@@ -226,6 +238,17 @@ ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB, boo
     {
         summary["failures"] = FailuresToJson(r.failures);
     }
+    if (!r.partition.empty())
+    {
+        nlohmann::json processes = nlohmann::json::array();
+        for (size_t q = 0; q < r.processEvents.size(); ++q)
+        {
+            processes.push_back(
+                {{"events", r.processEvents[q]}, {"wall_seconds", r.processSeconds[q]}});
+        }
+        summary["partition"] = r.partition;
+        summary["processes"] = processes;
+    }
     return summary;
 }
 
@@ -249,6 +272,12 @@ Main(int argc, char** argv)
     AddInvariantOptions(cli);
     AddPathOptions(cli);
     AddFailureOptions(cli);
+    cli.AddInput("partition",
+                 "under mpirun: the partition file (lines '<node name> <process>'); default "
+                 "automatic");
+    cli.Add("mpi-engine",
+            "under mpirun: ns-3's synchronisation, granted-time-window or null-message",
+            "granted-time-window");
     cli.Parse(argc, argv);
     // Without path options the run is the simulator's (per-flow ECMP, go-back-N) and
     // prints what it always did; with any, the header says what was installed.
@@ -285,9 +314,31 @@ Main(int argc, char** argv)
             options.attributes.emplace_back(arg.substr(2, eq - 2), arg.substr(eq + 1));
         }
     }
-    std::signal(SIGINT, OnSigint);
+    options.partitionPath = cli.Get("partition");
+    if (GetLaunchedProcessCount() > 1)
+    {
+#ifdef MLFABRIC_MPI
+        options.processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
+#endif
+    }
+    else if (cli.IsSet("partition") || cli.IsSet("mpi-engine"))
+    {
+        const std::string option = cli.IsSet("partition") ? "partition" : "mpi-engine";
+        throw InputError("--" + option + "=" + cli.Get(option) +
+                         ": only under mpirun, with two processes or more");
+    }
+    // One process of several cannot stop alone: Ctrl-C ends them all at once.
+    if (!options.processes)
+    {
+        std::signal(SIGINT, OnSigint);
+    }
 
     const HpccRunResult r = RunHpcc(options);
+    // Every process holds the whole run's figures; the first alone reports them.
+    if (options.processes && options.processes->GetProcess() != 0)
+    {
+        return r.completed == r.flows.size() ? 0 : 1;
+    }
     const double rss = PeakRssMiB();
     PrintTables(options, r, rss, pathOptionsGiven);
     PrintInvariantReport(std::cout, r.invariants);
@@ -316,5 +367,9 @@ Main(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
+#ifdef MLFABRIC_MPI
+    return RunMain([&] { return Main(argc, argv); }, true);
+#else
     return RunMain([&] { return Main(argc, argv); });
+#endif
 }

@@ -28,6 +28,12 @@ ReplayProgress::SetStopFlag(const std::atomic<bool>* flag)
 }
 
 void
+ReplayProgress::SetDoneWhen(std::function<bool()> done)
+{
+    m_done = std::move(done);
+}
+
+void
 ReplayProgress::Start()
 {
     m_lastCheck = Clock::now();
@@ -90,7 +96,7 @@ ReplayProgress::Check()
         m_lastLineEvents = events;
         ++m_lines;
     }
-    if (!Simulator::IsFinished())
+    if (!Simulator::IsFinished() && !(m_done && m_done()))
     {
         Simulator::Schedule(m_interval, &ReplayProgress::Check, this);
     }

@@ -44,6 +44,14 @@ class ReplayProgress
     /** \param flag stop the run once it becomes true; may be nullptr */
     void SetStopFlag(const std::atomic<bool>* flag);
 
+    /**
+     * Stop checking once \p done returns true, so that the checks do not keep the event
+     * queue from running empty (a process of a distributed run ends when no process has
+     * events left).
+     * \param done whether this process's work is done
+     */
+    void SetDoneWhen(std::function<bool()> done);
+
     /** Schedule the first check; call before Simulator::Run. */
     void Start();
 
@@ -66,6 +74,7 @@ class ReplayProgress
     double m_wallPeriod;                      //!< seconds between lines
     Status m_status;                          //!< caller's text
     const std::atomic<bool>* m_stop{nullptr}; //!< stop request
+    std::function<bool()> m_done;             //!< no checks once it holds; empty: never
     Time m_interval{MicroSeconds(1)};         //!< simulated time between checks
     Clock::time_point m_lastCheck;            //!< wall time of the last check
     Clock::time_point m_lastLine;             //!< wall time of the last line

@@ -34,13 +34,16 @@ HpccFlowDriver::HpccFlowDriver(RoceNetwork& net,
     , m_setups(std::move(setups))
     , m_outcomes(m_flows.size())
     , m_fctPath(fctPath)
-    , m_fct(fctPath)
     , m_allDone(std::move(allDone))
 {
     NS_ABORT_MSG_IF(m_setups.size() != m_flows.size(), "one setup per flow");
-    if (!m_fct)
+    if (!fctPath.empty())
     {
-        throw InputError(fctPath + ": cannot write the FCT output");
+        m_fct.open(fctPath);
+        if (!m_fct)
+        {
+            throw InputError(fctPath + ": cannot write the FCT output");
+        }
     }
     for (uint32_t host : m_net.GetHosts())
     {
@@ -64,6 +67,7 @@ HpccFlowDriver::Start()
     for (uint32_t i = 0; i < m_order.size(); ++i)
     {
         m_order[i] = i;
+        m_localFlows += m_net.IsLocal(m_flows[i].src) ? 1 : 0;
     }
     std::stable_sort(m_order.begin(),
                      m_order.end(),
@@ -99,7 +103,12 @@ HpccFlowDriver::StartFlow(uint32_t i)
     m_outcomes[i].sport = m_nextPort[f.src]++;
     m_outcomes[i].started = true;
     ++m_started;
-    nic->PostSend(qp, f.bytes, i);
+    // Every process opens every queue pair, in the same order, so that the queue pair
+    // numbers in frames across processes are those of the peer; the source's sends.
+    if (m_net.IsLocal(f.src))
+    {
+        nic->PostSend(qp, f.bytes, i);
+    }
     ScheduleNextStart();
     NS_LOG_LOGIC("flow " << i << " " << f.src << "->" << f.dst << " " << f.bytes << " B");
 }
@@ -111,19 +120,10 @@ HpccFlowDriver::Sent(Ptr<RdmaQueuePair> qp, uint64_t id, uint64_t tag, uint64_t 
     Outcome& o = m_outcomes[tag];
     o.completed = true;
     o.fct = Simulator::Now() - f.start;
-    HpccFctRecord r;
-    r.sip = HpccHostIp(f.src);
-    r.dip = HpccHostIp(f.dst);
-    r.sport = o.sport;
-    r.dport = f.dport;
-    r.bytes = bytes;
-    r.startNs = static_cast<uint64_t>(f.start.GetNanoSeconds());
-    r.fctNs = static_cast<uint64_t>(o.fct.GetNanoSeconds());
-    r.standaloneNs = m_setups[tag].standaloneNs;
-    m_fct << FormatFctLine(r) << '\n';
+    NS_ASSERT(bytes == f.bytes);
     // Stop it after the ACK has been handled: the queue pair carries nothing more.
     Simulator::ScheduleNow(&RdmaCongestionOps::Stop, qp->GetCongestionOps());
-    if (++m_completed == m_flows.size() && m_allDone)
+    if (++m_completed == m_localFlows && m_allDone)
     {
         m_allDone();
     }
@@ -137,8 +137,41 @@ HpccFlowDriver::Received(uint32_t srcNode, uint32_t srcQpn, uint64_t tag, uint64
 }
 
 void
-HpccFlowDriver::Finish()
+HpccFlowDriver::Finish(const std::vector<Outcome>& outcomes)
 {
+    if (!m_fct.is_open())
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(outcomes.size() != m_flows.size(), "one outcome per flow");
+    std::vector<uint32_t> done;
+    for (uint32_t i = 0; i < outcomes.size(); ++i)
+    {
+        if (outcomes[i].completed)
+        {
+            done.push_back(i);
+        }
+    }
+    auto end = [&](uint32_t i)
+    {
+        return m_flows[i].start + outcomes[i].fct;
+    };
+    std::stable_sort(
+        done.begin(), done.end(), [&](uint32_t a, uint32_t b) { return end(a) < end(b); });
+    for (uint32_t i : done)
+    {
+        const HpccFlow& f = m_flows[i];
+        HpccFctRecord r;
+        r.sip = HpccHostIp(f.src);
+        r.dip = HpccHostIp(f.dst);
+        r.sport = outcomes[i].sport;
+        r.dport = f.dport;
+        r.bytes = f.bytes;
+        r.startNs = static_cast<uint64_t>(f.start.GetNanoSeconds());
+        r.fctNs = static_cast<uint64_t>(outcomes[i].fct.GetNanoSeconds());
+        r.standaloneNs = m_setups[i].standaloneNs;
+        m_fct << FormatFctLine(r) << '\n';
+    }
     m_fct.flush();
     if (!m_fct)
     {
@@ -162,6 +195,12 @@ const std::vector<HpccFlowDriver::Outcome>&
 HpccFlowDriver::GetOutcomes() const
 {
     return m_outcomes;
+}
+
+uint32_t
+HpccFlowDriver::GetLocalFlows() const
+{
+    return m_localFlows;
 }
 
 uint32_t

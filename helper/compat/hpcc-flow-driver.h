@@ -23,9 +23,14 @@ namespace ns3
  *
  * Each flow starts at its time as a message on a queue pair of its own, as the
  * simulator's RdmaClient does: its congestion control starts fresh, its source port is
- * the next of its host (from 10000). When its last byte is acknowledged its line is
- * appended to fct.txt and its congestion control is stopped (the simulator cancels its
- * timers at completion).
+ * the next of its host (from 10000). When its last byte is acknowledged its congestion
+ * control is stopped (the simulator cancels its timers at completion). fct.txt gets one
+ * line per completed flow, in order of completion (flows that complete at the same
+ * picosecond in flow-file order).
+ *
+ * In a run across processes each process opens every flow's queue pair and sends the
+ * flows whose source it simulates; their outcomes are brought together before fct.txt
+ * is written.
  */
 class HpccFlowDriver
 {
@@ -53,8 +58,8 @@ class HpccFlowDriver
      * \param net a built network; it must outlive the driver
      * \param flows the flows
      * \param setups one per flow
-     * \param fctPath fct.txt to write
-     * \param allDone called when the last flow completes
+     * \param fctPath fct.txt to write; empty: none (a process other than the first)
+     * \param allDone called when the last flow this process starts completes
      * \throws InputError naming the file if it cannot be written
      */
     HpccFlowDriver(RoceNetwork& net,
@@ -69,8 +74,12 @@ class HpccFlowDriver
     /** Schedule the flows' starts; call before Simulator::Run. */
     void Start();
 
-    /** Flush fct.txt. \throws InputError naming the file on a write error */
-    void Finish();
+    /**
+     * Write fct.txt.
+     * \param outcomes one per flow: GetOutcomes(), or those of every process
+     * \throws InputError naming the file on a write error
+     */
+    void Finish(const std::vector<Outcome>& outcomes);
 
     /** \return the flows */
     const std::vector<HpccFlow>& GetFlows() const;
@@ -78,9 +87,11 @@ class HpccFlowDriver
     const std::vector<Setup>& GetSetups() const;
     /** \return one outcome per flow */
     const std::vector<Outcome>& GetOutcomes() const;
+    /** \return flows this process starts: those whose source it simulates */
+    uint32_t GetLocalFlows() const;
     /** \return flows started */
     uint32_t GetStarted() const;
-    /** \return flows completed */
+    /** \return flows of this process completed */
     uint32_t GetCompleted() const;
 
   private:
@@ -102,6 +113,7 @@ class HpccFlowDriver
     std::string m_fctPath;
     std::ofstream m_fct;
     std::function<void()> m_allDone;
+    uint32_t m_localFlows{0}; //!< flows whose source this process simulates
     uint32_t m_started{0};
     uint32_t m_completed{0};
 };

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -44,9 +45,21 @@ HpccPfcRecorder::PauseEnded(uint32_t id, uint8_t priority, Time duration)
 }
 
 std::vector<HpccPfcRecorder::Event>
-HpccPfcRecorder::GetEvents() const
+HpccPfcRecorder::GetEvents(Time until) const
 {
-    std::vector<Event> events = m_events;
+    std::vector<Event> events;
+    // m_events holds each ended pause as its start followed by its end.
+    for (size_t i = 0; i + 1 < m_events.size(); i += 2)
+    {
+        if (m_events[i].time < until)
+        {
+            events.push_back(m_events[i]);
+            if (m_events[i + 1].time <= until)
+            {
+                events.push_back(m_events[i + 1]);
+            }
+        }
+    }
     const Time now = Simulator::Now();
     for (const Port& p : m_ports)
     {
@@ -56,33 +69,41 @@ HpccPfcRecorder::GetEvents() const
             if (p.port->IsPaused(prio))
             {
                 // The counter includes the pause in progress; what it adds is its age.
-                const Time age = counters.pausedTime[prio] - p.closed[prio];
-                events.push_back(Event{now - age, p.node, p.isSwitch, p.index + 1, true});
+                const Time start = now - (counters.pausedTime[prio] - p.closed[prio]);
+                if (start < until)
+                {
+                    events.push_back(Event{start, p.node, p.isSwitch, p.index + 1, true});
+                }
             }
         }
     }
-    std::stable_sort(events.begin(),
-                     events.end(),
-                     [](const Event& a, const Event& b) { return a.time < b.time; });
+    Sort(events);
     return events;
 }
 
-uint64_t
-HpccPfcRecorder::GetPauses() const
+void
+HpccPfcRecorder::Sort(std::vector<Event>& events)
 {
-    uint64_t pauses = 0;
-    for (const Event& e : GetEvents())
+    auto key = [](const Event& e)
     {
-        pauses += e.pause ? 1 : 0;
-    }
-    return pauses;
+        return std::make_tuple(e.time, e.node, e.ifIndex, e.pause);
+    };
+    std::stable_sort(events.begin(),
+                     events.end(),
+                     [&key](const Event& a, const Event& b) { return key(a) < key(b); });
+}
+
+uint64_t
+HpccPfcRecorder::CountPauses(const std::vector<Event>& events)
+{
+    return std::count_if(events.begin(), events.end(), [](const Event& e) { return e.pause; });
 }
 
 void
-HpccPfcRecorder::Write(const std::string& path) const
+HpccPfcRecorder::Write(const std::string& path, const std::vector<Event>& events)
 {
     std::ofstream out(path);
-    for (const Event& e : GetEvents())
+    for (const Event& e : events)
     {
         out << FormatPfcLine(static_cast<uint64_t>(e.time.GetNanoSeconds()),
                              e.node,

@@ -47,18 +47,34 @@ class HpccPfcRecorder
     HpccPfcRecorder(const HpccPfcRecorder&) = delete;
     HpccPfcRecorder& operator=(const HpccPfcRecorder&) = delete;
 
-    /** \return every start and end so far, in time order */
-    std::vector<Event> GetEvents() const;
-
-    /** \return the number of pauses that have started */
-    uint64_t GetPauses() const;
+    /**
+     * \param until the end of the run: a pause that starts later is left out, one that
+     *        ends later is still in progress; at most the current time
+     * \return every start and end before \p until, in time order (node, port, then
+     *         ends before starts, at the same time)
+     */
+    std::vector<Event> GetEvents(Time until) const;
 
     /**
-     * Write GetEvents() as pfc.txt lines.
+     * \param events pfc.txt lines
+     * \return the number of pauses that started
+     */
+    static uint64_t CountPauses(const std::vector<Event>& events);
+
+    /**
+     * Write \p events as pfc.txt lines.
      * \param path the file
+     * \param events the lines
      * \throws InputError naming the file if it cannot be written
      */
-    void Write(const std::string& path) const;
+    static void Write(const std::string& path, const std::vector<Event>& events);
+
+    /**
+     * Put \p events in the order GetEvents gives, e.g. after those of several processes
+     * were joined.
+     * \param events the lines
+     */
+    static void Sort(std::vector<Event>& events);
 
   private:
     /** A watched port. */

@@ -3,9 +3,13 @@
  */
 #include "hpcc-qlen-monitor.h"
 
+#include "ns3/abort.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+
+#include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -19,15 +23,22 @@ HpccQlenMonitor::HpccQlenMonitor(const RoceNetwork& net,
                                  std::function<void()> done)
     : m_endNs(endNs)
     , m_path(path)
-    , m_out(path)
     , m_done(std::move(done))
 {
-    if (!m_out)
+    if (!path.empty())
     {
-        throw InputError(path + ": cannot write the queue-length output");
+        m_out.open(path);
+        if (!m_out)
+        {
+            throw InputError(path + ": cannot write the queue-length output");
+        }
     }
     for (uint32_t node : net.GetSwitches())
     {
+        if (!net.IsLocal(node))
+        {
+            continue;
+        }
         const Ptr<RoceSwitch> sw = net.GetSwitch(node);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -62,7 +73,7 @@ HpccQlenMonitor::Sample()
     const bool last = nowNs >= m_endNs;
     if (nowNs % kDumpNs == 0 || last)
     {
-        Dump(nowNs);
+        TakeDump(nowNs);
     }
     if (!last)
     {
@@ -78,18 +89,84 @@ HpccQlenMonitor::Sample()
     }
 }
 
-void
-HpccQlenMonitor::Dump(uint64_t nowNs)
+const std::vector<HpccQlenMonitor::Dump>&
+HpccQlenMonitor::GetDumps() const
 {
-    m_out << "time: " << nowNs << '\n';
+    return m_dumps;
+}
+
+void
+HpccQlenMonitor::TakeDump(uint64_t nowNs)
+{
+    Dump dump{nowNs, {}};
     for (const Port& p : m_ports)
     {
-        m_out << p.counts.Format(p.node, p.index + 1) << '\n';
+        dump.lines.push_back(Line{p.node, p.index + 1, p.counts.Format(p.node, p.index + 1)});
     }
+    if (m_path.empty())
+    {
+        m_dumps.push_back(std::move(dump));
+        return;
+    }
+    // Written as it comes, so that a long window does not pile up in memory.
+    Write(m_out, dump);
     m_out.flush();
     if (!m_out)
     {
         throw InputError(m_path + ": cannot write the queue-length output");
+    }
+}
+
+std::vector<HpccQlenMonitor::Dump>
+HpccQlenMonitor::Merge(const std::vector<std::vector<Dump>>& parts)
+{
+    std::vector<Dump> merged;
+    for (const auto& part : parts)
+    {
+        if (merged.empty())
+        {
+            merged = part;
+            continue;
+        }
+        NS_ABORT_MSG_IF(part.size() != merged.size(), "processes sampled at other times");
+        for (size_t d = 0; d < part.size(); ++d)
+        {
+            NS_ABORT_MSG_IF(part[d].timeNs != merged[d].timeNs, "processes sampled at other times");
+            auto& lines = merged[d].lines;
+            lines.insert(lines.end(), part[d].lines.begin(), part[d].lines.end());
+        }
+    }
+    for (Dump& dump : merged)
+    {
+        std::stable_sort(dump.lines.begin(),
+                         dump.lines.end(),
+                         [](const Line& a, const Line& b)
+                         { return std::tie(a.node, a.ifIndex) < std::tie(b.node, b.ifIndex); });
+    }
+    return merged;
+}
+
+void
+HpccQlenMonitor::Write(std::ostream& out, const Dump& dump)
+{
+    out << "time: " << dump.timeNs << '\n';
+    for (const Line& line : dump.lines)
+    {
+        out << line.text << '\n';
+    }
+}
+
+void
+HpccQlenMonitor::Write(const std::string& path, const std::vector<Dump>& dumps)
+{
+    std::ofstream out(path);
+    for (const Dump& dump : dumps)
+    {
+        Write(out, dump);
+    }
+    if (!out)
+    {
+        throw InputError(path + ": cannot write the queue-length output");
     }
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ namespace ns3
  * "<switch> <port> <counts...>" line per port (ports numbered from 1), whenever a
  * sample falls on a multiple of 100 ms, as the simulator does, and after the last
  * sample if that is not such a multiple (the simulator would leave those samples out).
+ *
+ * In a run across processes each process watches the switches it simulates and keeps
+ * its blocks; the blocks of all processes are joined (Merge) and written by the first.
  */
 class HpccQlenMonitor
 {
@@ -36,12 +40,27 @@ class HpccQlenMonitor
     /** Dump period (the simulator's qlen_dump_interval). */
     static constexpr int64_t kDumpNs = 100'000'000;
 
+    /** One line of a block: a port's histogram. */
+    struct Line
+    {
+        uint32_t node{0};    //!< the switch
+        uint32_t ifIndex{0}; //!< its port, from 1
+        std::string text;    //!< the line
+    };
+
+    /** A block: the histograms at a time. */
+    struct Dump
+    {
+        uint64_t timeNs{0};      //!< when
+        std::vector<Line> lines; //!< by switch, then port
+    };
+
     /**
      * Open the output and schedule the first sample.
      * \param net a built network; it must outlive the monitor
      * \param startNs first sample, ns
      * \param endNs the last sample is the first at or after this, ns
-     * \param path the output file
+     * \param path the output file; empty: keep the blocks (GetDumps) instead
      * \param done called after the last sample
      * \throws InputError naming the file if it cannot be written
      */
@@ -58,6 +77,23 @@ class HpccQlenMonitor
     bool IsDone() const;
     /** \return samples taken */
     uint64_t GetSamples() const;
+    /** \return the blocks kept, without an output file */
+    const std::vector<Dump>& GetDumps() const;
+
+    /**
+     * Join the blocks that processes kept of their own switches.
+     * \param parts each process's GetDumps(), which were taken at the same times
+     * \return the blocks one process watching every switch would have written
+     */
+    static std::vector<Dump> Merge(const std::vector<std::vector<Dump>>& parts);
+
+    /**
+     * Write \p dumps as qlen.txt.
+     * \param path the file
+     * \param dumps the blocks
+     * \throws InputError naming the file if it cannot be written
+     */
+    static void Write(const std::string& path, const std::vector<Dump>& dumps);
 
   private:
     /** One watched switch port. */
@@ -71,13 +107,16 @@ class HpccQlenMonitor
 
     /** Take a sample and schedule the next one. */
     void Sample();
-    /** Write the histograms as a block at \p nowNs. */
-    void Dump(uint64_t nowNs);
+    /** Write \p dump to \p out. */
+    static void Write(std::ostream& out, const Dump& dump);
+    /** Write or keep the histograms as a block at \p nowNs. */
+    void TakeDump(uint64_t nowNs);
 
     std::vector<Port> m_ports;
     uint64_t m_endNs;
     std::string m_path;
     std::ofstream m_out;
+    std::vector<Dump> m_dumps; //!< without an output file
     std::function<void()> m_done;
     uint64_t m_samples{0};
     bool m_isDone{false};

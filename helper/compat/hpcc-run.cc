@@ -6,7 +6,9 @@
 #include "ns3/cc-registry.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-alpha-mapping.h"
+#include "ns3/fabric-partition.h"
 #include "ns3/failure-options.h"
+#include "ns3/hpcc-gather.h"
 #include "ns3/hpcc-input-path.h"
 #include "ns3/hpcc-network.h"
 #include "ns3/hpcc-output-format.h"
@@ -30,6 +32,8 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <tuple>
 
 namespace ns3
@@ -169,6 +173,42 @@ SetupFlows(const std::vector<HpccFlow>& flows,
     return setups;
 }
 
+/**
+ * Give each process its part of \p fabric (automatic, or the options' file) and tell
+ * \p net, before it is built.
+ * \return the split and the engine, for the run header
+ */
+std::string
+PartitionForProcesses(const Fabric& fabric,
+                      const HpccRunOptions& o,
+                      ProcessGroup& processes,
+                      RoceNetwork& net)
+{
+    if (!o.failures.empty())
+    {
+        throw InputError("--fail: link failures run in one process, not across " +
+                         std::to_string(processes.GetSize()));
+    }
+    if (o.invariantPeriod.IsStrictlyPositive())
+    {
+        throw InputError("--check-invariants: the checks read the whole network, and each of " +
+                         std::to_string(processes.GetSize()) + " processes holds its part");
+    }
+    FabricPartition split;
+    try
+    {
+        split = o.partitionPath.empty()
+                    ? PartitionFabric(fabric, processes.GetSize())
+                    : ReadFabricPartition(o.partitionPath, fabric, processes.GetSize());
+    }
+    catch (const InputError& e)
+    {
+        throw InputError("--partition: " + std::string(e.what()));
+    }
+    net.SetPartition(split, processes.GetProcess(), processes.GetRemoteChannelType());
+    return DescribeFabricPartition(fabric, split) + ", engine " + processes.GetEngine();
+}
+
 /** Collect the slowdown figures of the completed flows. */
 void
 Summarize(HpccRunResult& r, uint32_t bucketPercent)
@@ -282,7 +322,14 @@ RunHpcc(const HpccRunOptions& o)
             warn(w);
         }
     }
+    ProcessGroup* processes = o.processes.get();
+    const bool distributed = processes != nullptr && processes->GetSize() > 1;
+    const bool writer = !distributed || processes->GetProcess() == 0;
     RoceNetwork net;
+    if (distributed)
+    {
+        r.partition = PartitionForProcesses(fabric, o, *processes, net);
+    }
     BuildHpccNetwork(fabric, config, net);
     r.paths = CollectPathSettings(net);
     const std::vector<FailureSpec> failures = ParseFailureOptions(o.failures, net.GetFabric());
@@ -315,22 +362,34 @@ RunHpcc(const HpccRunOptions& o)
     std::unique_ptr<HpccFlowDriver> driver;
     auto flowsDone = [&driver]()
     {
-        return driver->GetCompleted() == driver->GetFlows().size();
+        return driver->GetCompleted() == driver->GetLocalFlows();
     };
-    auto finishIfDone = [&qlen, &flowsDone]()
+    // One process stops when it is done. Processes cannot stop one by one (a stopped
+    // process no longer forwards the others' frames): each notes when it was done and
+    // the run goes on until none has events left.
+    std::optional<Time> doneAt;
+    auto finishIfDone = [&qlen, &flowsDone, &doneAt, distributed]()
     {
-        if (flowsDone() && (!qlen || qlen->IsDone()))
+        if (flowsDone() && (!qlen || qlen->IsDone()) && !doneAt)
         {
-            Simulator::Stop();
+            doneAt = Simulator::Now();
+            if (!distributed)
+            {
+                Simulator::Stop();
+            }
         }
     };
-    driver = std::make_unique<HpccFlowDriver>(net, r.flows, r.setups, r.fctPath, finishIfDone);
-    qlen = std::make_unique<HpccQlenMonitor>(
-        net, config.qlenMonStartNs, config.qlenMonEndNs, r.qlenPath, finishIfDone);
+    driver = std::make_unique<HpccFlowDriver>(
+        net, r.flows, r.setups, writer ? r.fctPath : "", finishIfDone);
+    qlen = std::make_unique<HpccQlenMonitor>(net,
+                                             config.qlenMonStartNs,
+                                             config.qlenMonEndNs,
+                                             distributed ? "" : r.qlenPath,
+                                             finishIfDone);
     HpccPfcRecorder pfc(net);
     // Without lines the checks still watch the stop flag, about ten times a second.
     ReplayProgress progress(
-        o.progressSeconds > 0 ? o.log : nullptr,
+        o.progressSeconds > 0 && !distributed ? o.log : nullptr,
         o.progressSeconds > 0 ? o.progressSeconds : 1.0,
         [&driver]()
         {
@@ -338,8 +397,17 @@ RunHpcc(const HpccRunOptions& o)
                    std::to_string(driver->GetFlows().size()) + " flows done, " +
                    std::to_string(driver->GetStarted() - driver->GetCompleted()) + " running";
         });
-    progress.SetStopFlag(o.stopFlag);
     driver->Start();
+    if (distributed)
+    {
+        // A process sees its own flows only, and may neither stop alone nor keep its
+        // events going once its flows are done: no lines, no stop flag.
+        progress.SetDoneWhen(flowsDone);
+    }
+    else
+    {
+        progress.SetStopFlag(o.stopFlag);
+    }
     // Checks adapt their period to the traffic: begin them when the traffic does.
     const Time firstStart = r.flows.empty()
                                 ? Time(0)
@@ -373,20 +441,57 @@ RunHpcc(const HpccRunOptions& o)
     {
         r.invariants = FinishInvariantChecks(*checker, flowsDone() && !r.interrupted);
     }
-    driver->Finish();
-    pfc.Write(r.pfcPath);
-    r.pfcPauses = pfc.GetPauses();
-    r.qlenSamples = qlen->GetSamples();
     r.outcomes = driver->GetOutcomes();
+    std::vector<HpccQlenMonitor::Dump> dumps = qlen->GetDumps();
+    const NetworkStats stats = CollectNetworkStats(net, nullptr);
+    std::vector<uint64_t> counters = {
+        stats.drops, stats.ecnMarks, stats.timeouts, stats.retransmittedBytes, r.events};
+    if (distributed)
+    {
+        // The run ends where the last process was done, or where all stopped.
+        std::vector<int64_t> end = {doneAt.value_or(r.simulatedTime).GetTimeStep()};
+        processes->MaxOver(end);
+        r.simulatedTime = TimeStep(end[0]);
+        r.outcomes = GatherHpccOutcomes(r.outcomes, *processes);
+        dumps = GatherHpccQlen(dumps, *processes);
+        processes->SumOver(counters);
+        for (const std::string& part :
+             processes->Gather(std::to_string(r.events) + " " + std::to_string(r.wallSeconds)))
+        {
+            std::istringstream in(part);
+            uint64_t events = 0;
+            double seconds = 0;
+            in >> events >> seconds;
+            r.processEvents.push_back(events);
+            r.processSeconds.push_back(seconds);
+        }
+        r.wallSeconds = *std::max_element(r.processSeconds.begin(), r.processSeconds.end());
+    }
+    std::vector<HpccPfcRecorder::Event> pauses = pfc.GetEvents(r.simulatedTime);
+    if (distributed)
+    {
+        pauses = GatherHpccPfc(pauses, *processes);
+    }
+    if (writer)
+    {
+        driver->Finish(r.outcomes);
+        HpccPfcRecorder::Write(r.pfcPath, pauses);
+        if (distributed)
+        {
+            HpccQlenMonitor::Write(r.qlenPath, dumps);
+        }
+    }
+    r.pfcPauses = HpccPfcRecorder::CountPauses(pauses);
+    r.qlenSamples = qlen->GetSamples();
     if (failureSchedule)
     {
         r.failures = failureSchedule->GetOutcomes();
     }
-    const NetworkStats stats = CollectNetworkStats(net, nullptr);
-    r.drops = stats.drops;
-    r.ecnMarks = stats.ecnMarks;
-    r.timeouts = stats.timeouts;
-    r.retransmittedBytes = stats.retransmittedBytes;
+    r.drops = counters[0];
+    r.ecnMarks = counters[1];
+    r.timeouts = counters[2];
+    r.retransmittedBytes = counters[3];
+    r.events = counters[4];
     Summarize(r, o.bucketPercent);
     qlen.reset();
     driver.reset();

@@ -12,9 +12,11 @@
 #include "ns3/invariant-options.h"
 #include "ns3/nstime.h"
 #include "ns3/path-settings.h"
+#include "ns3/process-group.h"
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -43,6 +45,9 @@ struct HpccRunOptions
      *  configuration's, so that they win */
     std::vector<std::pair<std::string, std::string>> attributes;
     std::vector<std::string> failures; //!< --fail values (ParseFailureOptions)
+    /** a distributed run's processes; null: one */
+    std::shared_ptr<ProcessGroup> processes;
+    std::string partitionPath; //!< distributed: the partition file; empty: automatic
 };
 
 /**
@@ -87,6 +92,9 @@ struct HpccRunResult
     PathSettings paths;         //!< load balancing and transport as installed
     std::string failureHeader;  //!< DescribeFailures; empty without failures
     std::vector<FailureSchedule::Outcome> failures; //!< one per --fail value
+    std::string partition;                          //!< distributed: the split, for the header
+    std::vector<uint64_t> processEvents;            //!< distributed: events of each process
+    std::vector<double> processSeconds;             //!< distributed: run wall time of each process
 };
 
 /**
@@ -105,6 +113,14 @@ struct HpccRunResult
  * fidelity its own formulas (payload serialization only, 48-byte headers), in faithful
  * fidelity the model's (a full packet and its ACK per link, the wire format's
  * per-packet overhead). Leaves the simulator destroyed.
+ *
+ * With several processes (ns-3's distributed simulator) each builds the whole network,
+ * simulates its part of the partition and starts the flows whose source is in it; the
+ * run ends when every process has run out of events, and is reported as ending when
+ * the last process had its flows done and its queue-length window closed, as one
+ * process would stop. Afterwards every process holds the whole run's figures, and the
+ * first alone writes the output files. Failures, invariant checks and the progress
+ * lines are refused or left out there (they read the whole network at once).
  * \param options the run
  * \return what happened
  * \throws InputError for any bad input, naming the file and line or key
