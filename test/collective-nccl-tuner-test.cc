@@ -100,6 +100,30 @@ TEST(NcclTuner, CollNetBelowRingAbove)
     EXPECT_EQ(ChooseNcclAlgorithm(CollectiveType::AllReduce, 1024, s), NcclAlgorithm::CollNet);
 }
 
+TEST(NcclTuner, CollNetGathersAndScattersBelowRingAboveWithOneRankPerNode)
+{
+    const NcclGroupShape s = Shape(32, 1, false, true);
+    // CollNet Direct (NCCL 2.20 on): 14 (the network's tree latency with one rank per
+    // node), bandwidth 1 x min(360, 0.9 x 50), unconverted; it beats PAT (8.0 + 5 x 4.0 +
+    // 32 x 2.8 at 37.5) at every size. Ring: 8.4 + 31 x 14 at 50 x 32 / 31.
+    const double bytes = Crossover(14.0, 45.0, 8.4 + 31 * 14.0, 50 * 32.0 / 31);
+    EXPECT_NEAR(bytes, 150.47e6, 0.01e6);
+    for (CollectiveType type : {CollectiveType::AllGather, CollectiveType::ReduceScatter})
+    {
+        ExpectSwitchAt(type, s, bytes, NcclAlgorithm::CollNet, NcclAlgorithm::Ring);
+        EXPECT_EQ(DescribeNcclChoice(type, s), "collnet below 256 MiB, ring from 256 MiB");
+    }
+    // With two ranks per node both NICs carry a share: 2 x 45 GB/s beats the ring's
+    // 50 x 32 / 31 at every size.
+    const NcclGroupShape two = Shape(16, 2, false, true);
+    EXPECT_EQ(DescribeNcclChoice(CollectiveType::AllGather, two), "collnet");
+    const auto estimates = NcclEstimates(CollectiveType::ReduceScatter, two);
+    ASSERT_EQ(estimates.size(), 2U);
+    EXPECT_EQ(estimates[1].algorithm, NcclAlgorithm::CollNet);
+    EXPECT_DOUBLE_EQ(estimates[1].latencyUs, 2 * (3.7 + 0.4) + 31);
+    EXPECT_DOUBLE_EQ(estimates[1].algorithmGBps, 90.0);
+}
+
 TEST(NcclTuner, NvlsOnOneSwitchAtEverySize)
 {
     const NcclGroupShape s = Shape(1, 8, true, false);

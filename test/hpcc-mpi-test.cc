@@ -3,7 +3,8 @@
  */
 // A run of the HPCC simulator's inputs across two MPI processes writes the fct.txt,
 // pfc.txt and qlen.txt of the same run in one process, byte for byte, and the same
-// summary figures: on its 320-host fat tree, under DCQCN and HPCC.
+// summary figures: on its 320-host fat tree, under DCQCN and HPCC, on two processes and
+// on four.
 
 #include "program-run.h"
 
@@ -21,9 +22,16 @@ namespace
 
 const std::string kCompat = std::string(MLFABRIC_EXAMPLES_DIR) + "/hpcc-compat";
 const std::string kInputs = std::string(MLFABRIC_SOURCE_DIR) + "/examples/inputs/hpcc/";
-// Open MPI refuses root unless told; CI runs as root.
-const std::string kMpiexec = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
-                             std::string(MLFABRIC_MPIEXEC) + " -n 2 --oversubscribe ";
+/** \return the command that starts \p processes MPI processes */
+std::string
+Mpiexec(uint32_t processes)
+{
+    // Open MPI refuses root unless told; CI runs as root.
+    return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+           std::string(MLFABRIC_MPIEXEC) + " -n " + std::to_string(processes) + " --oversubscribe ";
+}
+
+const std::string kMpiexec = Mpiexec(2);
 
 /** \return the test's temporary folder \p name, created */
 std::string
@@ -113,9 +121,12 @@ struct RunPair
     std::vector<std::string> files; //!< the output file names
 };
 
-/** Run \p options in one process, then across two with \p mpi added. */
+/** Run \p options in one process, then across \p processes with \p mpi added. */
 RunPair
-RunBoth(const std::string& name, const std::string& options, const std::string& mpi)
+RunBoth(const std::string& name,
+        const std::string& options,
+        const std::string& mpi,
+        uint32_t processes = 2)
 {
     RunPair runs;
     runs.oneDir = TempDir(name + "/one");
@@ -124,13 +135,15 @@ RunBoth(const std::string& name, const std::string& options, const std::string& 
                                       " --summary=" + runs.oneDir + "/summary.json");
     EXPECT_EQ(one.status, 0) << one.output;
     const ProgramRun two =
-        RunProgram(kMpiexec + kCompat + " " + options + " " + mpi + " --out-dir=" + runs.twoDir +
-                   " --summary=" + runs.twoDir + "/summary.json");
+        RunProgram(Mpiexec(processes) + kCompat + " " + options + " " + mpi +
+                   " --out-dir=" + runs.twoDir + " --summary=" + runs.twoDir + "/summary.json");
     EXPECT_EQ(two.status, 0) << two.output;
-    EXPECT_NE(two.output.find("partition: 2 processes"), std::string::npos) << two.output;
+    EXPECT_NE(two.output.find("partition: " + std::to_string(processes) + " processes"),
+              std::string::npos)
+        << two.output;
     runs.one = nlohmann::json::parse(ReadText(runs.oneDir + "/summary.json"));
     runs.two = nlohmann::json::parse(ReadText(runs.twoDir + "/summary.json"));
-    EXPECT_EQ(runs.two["processes"].size(), 2u);
+    EXPECT_EQ(runs.two["processes"].size(), processes);
     for (const char* key : {"fct_file", "pfc_file", "qlen_file"})
     {
         runs.files.push_back(
@@ -199,6 +212,22 @@ TEST(HpccMpi, NullMessagesWriteTheSameFiles)
     ExpectEqual(runs);
     EXPECT_NE(runs.two["partition"].get<std::string>().find("engine null-message"),
               std::string::npos);
+}
+
+TEST(HpccMpi, FourProcessesThatKeepEveryTorWholeWriteTheSequentialFiles)
+{
+    // 80 hosts a process: five ToRs each, the cut above them.
+    const std::string dir = TempDir("four");
+    const RunPair runs = RunBoth(
+        "four",
+        Inputs(dir, "config_fat_websearch_2ms_dcqcn.txt", 3'900'000'000, 3'900'000'000, kFlows),
+        "",
+        4);
+    ExpectEqual(runs);
+    EXPECT_NE(runs.two["partition"].get<std::string>().find("nodes/NPUs 89/80, 89/80, 109/80, "
+                                                            "89/80; 64 of 480 links cut"),
+              std::string::npos)
+        << runs.two["partition"];
 }
 
 TEST(HpccMpi, OptionsOneProcessCannotHonourAreRefused)

@@ -41,6 +41,8 @@ constexpr double kTreeFactor = 0.92;
 constexpr double kPatFactor = 0.75;
 constexpr double kNvlsEfficiencyHopper = 0.85;
 constexpr double kCollNetHopperFactor = 0.85;
+/** CollNet Direct's reduce-scatter and all-gather take this share of bwInter per local rank. */
+constexpr double kCollNetGatherInterShare = 0.9;
 /** NVLS channels on SM90 (src/transport/nvls.cc, NVLS_NCHANNELS_SM90). */
 constexpr double kNvlsChannels = 16;
 /** NVLS reduce-scatter and all-gather take at most this many local ranks (NCCL_MAX_NVLS_ARITY). */
@@ -167,16 +169,20 @@ NcclEstimates(CollectiveType type, const NcclGroupShape& shape)
             logNodes * (kNetLatencyTree / kPatLogLatencyDivisor) + n * kPatLatencyPerRank;
         estimates.push_back(pat);
     }
-    if (allReduce && shape.collNet && shape.nodes >= 2)
+    if (shape.collNet && shape.nodes >= 2)
     {
-        // CollNet's graph runs through the NIC: the slower of the two bandwidths, one NIC
-        // per rank (NCCL's GPU/NIC factor 1).
-        const double busBw =
-            std::min(shape.intraGBps, shape.interGBps) * kCollNetHopperFactor * 0.5;
         const double interLatency = perNode == 1 ? kNetLatencyTree : kNetLatencyCollNet;
         const double latency = 2 * (std::min(1.0, perNode - 1) * kNvlinkLatencyCollNet +
                                     (perNode - 1) * kCollNetArityLatency) +
                                interLatency;
+        // CollNet's graph runs through the NIC: the slower of the two bandwidths, one NIC
+        // per rank (NCCL's GPU/NIC factor 1). An all-reduce halves it; a reduce-scatter or
+        // all-gather (NCCL 2.20 on) has every local rank's NIC carry its share, and NCCL
+        // takes that bandwidth as the algorithm's, unconverted.
+        const double busBw =
+            allReduce
+                ? std::min(shape.intraGBps, shape.interGBps) * kCollNetHopperFactor * 0.5
+                : perNode * std::min(shape.intraGBps, kCollNetGatherInterShare * shape.interGBps);
         estimates.push_back({NcclAlgorithm::CollNet, latency, busBw});
     }
     return estimates;

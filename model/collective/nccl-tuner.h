@@ -23,7 +23,7 @@ enum class NcclAlgorithm : uint8_t
     Tree,    //!< NCCL_ALGO_TREE (double binary tree; all-reduce only)
     Nvls,    //!< NCCL_ALGO_NVLS (in the scale-up switch; one node, at most 32 ranks for RS/AG)
     Pat,     //!< NCCL_ALGO_PAT (all-gather and reduce-scatter, one rank per node)
-    CollNet, //!< NCCL_ALGO_COLLNET_DIRECT (reduction in a scale-out switch; all-reduce)
+    CollNet, //!< NCCL_ALGO_COLLNET_DIRECT (in a scale-out switch; AR, and RS/AG from 2.20)
 };
 
 /**
