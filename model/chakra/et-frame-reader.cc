@@ -37,7 +37,8 @@ constexpr uint64_t kMaxMessageBytes = std::numeric_limits<int>::max();
 
 EtFrameReader::EtFrameReader(const std::string& path)
     : m_path(path)
-    , m_buffer(kBufferBytes)
+    , m_buffer(new char[kBufferBytes])
+    , m_bufferBytes(kBufferBytes)
 {
     CheckInputFile(path);
     m_plain = std::fopen(path.c_str(), "rb");
@@ -149,17 +150,21 @@ EtFrameReader::Fill(uint64_t count)
     {
         if (m_begin > 0)
         {
-            std::memmove(m_buffer.data(), m_buffer.data() + m_begin, m_end - m_begin);
+            std::memmove(m_buffer.get(), m_buffer.get() + m_begin, m_end - m_begin);
             m_end -= m_begin;
             m_begin = 0;
         }
         // Grow only once the buffer is full of file data, so that a length prefix
         // announcing more bytes than the file holds cannot claim memory.
-        if (m_end == m_buffer.size() && m_buffer.size() < count)
+        if (m_end == m_bufferBytes && m_bufferBytes < count)
         {
-            m_buffer.resize(std::min<uint64_t>(count, 2 * m_buffer.size()));
+            const uint64_t bytes = std::min<uint64_t>(count, 2 * m_bufferBytes);
+            std::unique_ptr<char[]> grown(new char[bytes]);
+            std::memcpy(grown.get(), m_buffer.get(), m_end);
+            m_buffer = std::move(grown);
+            m_bufferBytes = bytes;
         }
-        uint64_t got = ReadSome(m_buffer.data() + m_end, m_buffer.size() - m_end);
+        uint64_t got = ReadSome(m_buffer.get() + m_end, m_bufferBytes - m_end);
         if (got == 0)
         {
             return false;
@@ -218,7 +223,7 @@ EtFrameReader::Next(std::string_view& message)
         Fail("truncated: the length prefix announces " + std::to_string(length) +
              " bytes but only " + std::to_string(m_end - m_begin) + " remain");
     }
-    message = std::string_view(m_buffer.data() + m_begin, length);
+    message = std::string_view(m_buffer.get() + m_begin, length);
     m_begin += length;
     m_consumed += length;
     return true;

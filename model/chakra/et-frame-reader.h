@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,13 +78,15 @@ class EtFrameReader
     std::string m_path;          //!< file name
     std::FILE* m_plain{nullptr}; //!< uncompressed file, or null
     gzFile m_gzip{nullptr};      //!< compressed file, or null
-    std::vector<char> m_buffer;  //!< bytes read ahead
-    uint64_t m_begin{0};         //!< first unread byte in m_buffer
-    uint64_t m_end{0};           //!< end of valid bytes in m_buffer
-    uint64_t m_consumed{0};      //!< uncompressed file offset of m_buffer[m_begin]
-    uint64_t m_messageIndex{0};  //!< number of the message being read
-    uint64_t m_messageOffset{0}; //!< offset of that message's length prefix
-    bool m_started{false};       //!< Next has returned a message
+    // Not a vector: the readers of a thousand ranks would each zero 1 MiB for nothing.
+    std::unique_ptr<char[]> m_buffer; //!< bytes read ahead
+    uint64_t m_bufferBytes{0};        //!< its size
+    uint64_t m_begin{0};              //!< first unread byte in m_buffer
+    uint64_t m_end{0};                //!< end of valid bytes in m_buffer
+    uint64_t m_consumed{0};           //!< uncompressed file offset of m_buffer[m_begin]
+    uint64_t m_messageIndex{0};       //!< number of the message being read
+    uint64_t m_messageOffset{0};      //!< offset of that message's length prefix
+    bool m_started{false};            //!< Next has returned a message
 };
 
 } // namespace ns3

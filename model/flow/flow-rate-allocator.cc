@@ -116,7 +116,8 @@ void
 FlowRateAllocator::CollectComponent(uint32_t start)
 {
     ++m_collection;
-    std::vector<uint32_t> links;
+    std::vector<uint32_t>& links = m_linkStack;
+    links.clear();
     for (const FlowLinkUse& use : m_flows[start].uses)
     {
         if (m_linkMark[use.link] != m_collection)

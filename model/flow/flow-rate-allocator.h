@@ -119,6 +119,7 @@ class FlowRateAllocator
     uint32_t m_peakActive{0};                               //!< most active at once
     std::vector<uint32_t> m_changed;                        //!< flows of the last re-solve
     std::vector<const std::vector<FlowLinkUse>*> m_problem; //!< scratch for the solver
+    std::vector<uint32_t> m_linkStack;                      //!< scratch for CollectComponent
     std::vector<double> m_rates;                            //!< scratch for the solver
     uint64_t m_solveCount{0};                               //!< re-solves
     uint64_t m_solvedFlows{0};                              //!< flows over all re-solves

@@ -29,9 +29,12 @@ MaxMinSolver::Solve(const std::vector<const std::vector<FlowLinkUse>*>& flows,
                     std::vector<double>& rates)
 {
     ++m_solves;
-    m_active.clear();
+    // The links' flow lists keep their storage from one Solve to the next: a run solves
+    // millions of small problems.
+    m_activeCount = 0;
     rates.assign(flows.size(), 0.0);
-    std::vector<bool> frozen(flows.size(), false);
+    std::vector<bool>& frozen = m_frozen;
+    frozen.assign(flows.size(), false);
     size_t unfrozen = 0;
     for (uint32_t f = 0; f < flows.size(); ++f)
     {
@@ -46,8 +49,16 @@ MaxMinSolver::Solve(const std::vector<const std::vector<FlowLinkUse>*>& flows,
             if (m_stamp[use.link] != m_solves)
             {
                 m_stamp[use.link] = m_solves;
-                m_slot[use.link] = static_cast<uint32_t>(m_active.size());
-                m_active.push_back({use.link, m_capacity[use.link], 0.0, {}});
+                m_slot[use.link] = static_cast<uint32_t>(m_activeCount);
+                if (m_activeCount == m_active.size())
+                {
+                    m_active.emplace_back();
+                }
+                Active& a = m_active[m_activeCount++];
+                a.link = use.link;
+                a.residual = m_capacity[use.link];
+                a.unfrozenWeight = 0.0;
+                a.flows.clear();
             }
             Active& a = m_active[m_slot[use.link]];
             a.unfrozenWeight += use.weight;
@@ -57,8 +68,9 @@ MaxMinSolver::Solve(const std::vector<const std::vector<FlowLinkUse>*>& flows,
     while (unfrozen > 0)
     {
         double level = std::numeric_limits<double>::infinity();
-        for (const Active& a : m_active)
+        for (size_t i = 0; i < m_activeCount; ++i)
         {
+            const Active& a = m_active[i];
             if (a.unfrozenWeight > 0)
             {
                 level = std::min(level, a.residual / a.unfrozenWeight);
@@ -69,7 +81,7 @@ MaxMinSolver::Solve(const std::vector<const std::vector<FlowLinkUse>*>& flows,
         // Links within a relative 1e-12 of the level saturate together: the same
         // bottleneck seen through rounding.
         const double limit = level * (1 + 1e-12);
-        for (size_t i = 0; i < m_active.size(); ++i)
+        for (size_t i = 0; i < m_activeCount; ++i)
         {
             if (m_active[i].unfrozenWeight <= 0 ||
                 m_active[i].residual / m_active[i].unfrozenWeight > limit)

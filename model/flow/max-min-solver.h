@@ -4,6 +4,7 @@
 #ifndef MLFABRIC_MAX_MIN_SOLVER_H
 #define MLFABRIC_MAX_MIN_SOLVER_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -71,7 +72,9 @@ class MaxMinSolver
     std::vector<double> m_capacity; //!< directed link -> bit/s
     std::vector<uint32_t> m_slot;   //!< directed link -> index in m_active, this Solve
     std::vector<uint64_t> m_stamp;  //!< directed link -> Solve that last used m_slot
-    std::vector<Active> m_active;   //!< links of this Solve
+    std::vector<Active> m_active;   //!< links of this Solve: the first m_activeCount
+    size_t m_activeCount{0};        //!< links of this Solve; the rest keep their storage
+    std::vector<bool> m_frozen;     //!< flow of this Solve -> its rate is final
     uint64_t m_solves{0};           //!< Solve calls, for the stamps
 };
 
