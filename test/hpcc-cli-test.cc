@@ -35,14 +35,19 @@ Write(const std::string& name, const std::string& text)
     return path;
 }
 
-/** A small DCQCN configuration on the example topology, with \p ccMode. */
+/**
+ * A small DCQCN configuration on the example topology, with \p ccMode and the flow file
+ * \p flows of the test's folder (each test its own: ctest runs tests side by side).
+ */
 std::string
-Config(const std::string& name, const std::string& ccMode)
+Config(const std::string& name, const std::string& ccMode, const std::string& flows)
 {
     return Write(name,
                  "TOPOLOGY_FILE " + kData +
                      "topology.txt\n"
-                     "FLOW_FILE hpcc-cli-flows.txt\n"
+                     "FLOW_FILE " +
+                     flows +
+                     "\n"
                      "CC_MODE " +
                      ccMode +
                      "\n"
@@ -73,8 +78,8 @@ LinesStartingWith(const std::string& text, const std::string& prefix)
 
 TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
 {
-    Write("hpcc-cli-flows.txt", "1\n2 1 3 100 10000 2.0\n");
-    const std::string good = Config("hpcc-cli-good.txt", "1");
+    Write("hpcc-cli-good-flows.txt", "1\n2 1 3 100 10000 2.0\n");
+    const std::string good = Config("hpcc-cli-good.txt", "1", "hpcc-cli-good-flows.txt");
     const std::string badKey = Write("hpcc-cli-badkey.txt", "ENABLE_QCN 1\n\nCC_MODE three\n");
     const std::string badFlows = Write("hpcc-cli-badflows.txt", "1\n2 1 8 100 10000 2.0\n");
     const std::string noTopology = Write("hpcc-cli-notopo.txt", "TOPOLOGY_FILE mix/nowhere.txt\n");
@@ -110,8 +115,8 @@ TEST(HpccCli, BadInputGivesOneErrorLineAndStatusTwo)
 
 TEST(HpccCli, ModeWithoutSchemeWarnsAndTheSummaryTellsIt)
 {
-    Write("hpcc-cli-flows.txt", "1\n2 1 3 100 10000 2.0\n");
-    const std::string config = Config("hpcc-cli-cc12.txt", "12");
+    Write("hpcc-cli-cc12-flows.txt", "1\n2 1 3 100 10000 2.0\n");
+    const std::string config = Config("hpcc-cli-cc12.txt", "12", "hpcc-cli-cc12-flows.txt");
     const std::string summary = testing::TempDir() + "hpcc-cli-summary.json";
     const ProgramRun run = Execute("--config=" + config + " --out-dir=" + testing::TempDir() +
                                    " --fidelity=peer --summary=" + summary);
@@ -158,8 +163,8 @@ TEST(HpccCli, PathAndFailureOptionsLeaveTheSimulatorsRunAloneWhenAbsent)
     {
         GTEST_SKIP() << "no " << kData;
     }
-    Write("hpcc-cli-flows.txt", "2\n2 1 3 100 1000000 2.0\n4 1 3 100 1000000 2.0\n");
-    const std::string config = Config("hpcc-cli-paths.txt", "1");
+    Write("hpcc-cli-paths-flows.txt", "2\n2 1 3 100 1000000 2.0\n4 1 3 100 1000000 2.0\n");
+    const std::string config = Config("hpcc-cli-paths.txt", "1", "hpcc-cli-paths-flows.txt");
     auto run = [&config](const std::string& name, const std::string& extra)
     {
         const std::string dir = testing::TempDir() + name;
@@ -215,7 +220,7 @@ TEST(HpccCli, CheckInvariantsHoldThroughAnIncast)
     const std::string flows =
         Write("hpcc-cli-incast.txt",
               "3\n2 1 3 100 2000000 2.0\n3 1 3 100 2000000 2.0\n4 1 3 100 2000000 2.0\n");
-    const std::string config = Config("hpcc-cli-dcqcn.txt", "1");
+    const std::string config = Config("hpcc-cli-dcqcn.txt", "1", "hpcc-cli-incast.txt");
     const std::string summary = testing::TempDir() + "hpcc-cli-invariants.json";
     const ProgramRun run =
         Execute("--config=" + config + " --flows=" + flows + " --out-dir=" + testing::TempDir() +
