@@ -21,6 +21,7 @@
 // SIMULATOR_STOP_TIME (or the run was interrupted), 2 on bad input.
 
 #include "ns3/core-module.h"
+#include "ns3/distributed-options.h"
 #include "ns3/example-cli.h"
 #include "ns3/failure-options.h"
 #include "ns3/hpcc-run.h"
@@ -240,14 +241,7 @@ ToJson(const HpccRunOptions& options, const HpccRunResult& r, double rssMiB, boo
     }
     if (!r.partition.empty())
     {
-        nlohmann::json processes = nlohmann::json::array();
-        for (size_t q = 0; q < r.processEvents.size(); ++q)
-        {
-            processes.push_back(
-                {{"events", r.processEvents[q]}, {"wall_seconds", r.processSeconds[q]}});
-        }
-        summary["partition"] = r.partition;
-        summary["processes"] = processes;
+        AddProcessesToSummary(summary, r.partition, r.processEvents, r.processSeconds);
     }
     return summary;
 }
@@ -272,12 +266,7 @@ Main(int argc, char** argv)
     AddInvariantOptions(cli);
     AddPathOptions(cli);
     AddFailureOptions(cli);
-    cli.AddInput("partition",
-                 "under mpirun: the partition file (lines '<node name> <process>'); default "
-                 "automatic");
-    cli.Add("mpi-engine",
-            "under mpirun: ns-3's synchronisation, granted-time-window or null-message",
-            "granted-time-window");
+    AddDistributedOptions(cli);
     cli.Parse(argc, argv);
     // Without path options the run is the simulator's (per-flow ECMP, go-back-N) and
     // prints what it always did; with any, the header says what was installed.
@@ -321,12 +310,7 @@ Main(int argc, char** argv)
         options.processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
 #endif
     }
-    else if (cli.IsSet("partition") || cli.IsSet("mpi-engine"))
-    {
-        const std::string option = cli.IsSet("partition") ? "partition" : "mpi-engine";
-        throw InputError("--" + option + "=" + cli.Get(option) +
-                         ": only under mpirun, with two processes or more");
-    }
+    CheckDistributedOptions(cli);
     // One process of several cannot stop alone: Ctrl-C ends them all at once.
     if (!options.processes)
     {

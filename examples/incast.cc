@@ -13,6 +13,7 @@
 
 #include "ns3/cc-options.h"
 #include "ns3/core-module.h"
+#include "ns3/distributed-options.h"
 #include "ns3/example-cli.h"
 #include "ns3/failure-options.h"
 #include "ns3/incast-scenario.h"
@@ -295,14 +296,7 @@ ToJson(const IncastConfig& config, const IncastResult& r)
     }
     if (!r.partition.empty())
     {
-        nlohmann::json processes = nlohmann::json::array();
-        for (size_t q = 0; q < r.processEvents.size(); ++q)
-        {
-            processes.push_back(
-                {{"events", r.processEvents[q]}, {"wall_seconds", r.processSeconds[q]}});
-        }
-        summary["partition"] = r.partition;
-        summary["processes"] = processes;
+        AddProcessesToSummary(summary, r.partition, r.processEvents, r.processSeconds);
         if (!r.queueCaveat.empty())
         {
             summary["queue_caveat"] = r.queueCaveat;
@@ -341,12 +335,7 @@ Main(int argc, char** argv)
     cli.Add("summary", "write the figures as JSON to this file", "");
     AddInvariantOptions(cli);
     AddFailureOptions(cli);
-    cli.AddInput("partition",
-                 "under mpirun: the partition file (lines '<node name> <process>'); default "
-                 "automatic");
-    cli.Add("mpi-engine",
-            "under mpirun: ns-3's synchronisation, granted-time-window or null-message",
-            "granted-time-window");
+    AddDistributedOptions(cli);
     cli.Parse(argc, argv);
 
     IncastConfig config;
@@ -398,12 +387,7 @@ Main(int argc, char** argv)
         config.processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
 #endif
     }
-    else if (cli.IsSet("partition") || cli.IsSet("mpi-engine"))
-    {
-        const std::string option = cli.IsSet("partition") ? "partition" : "mpi-engine";
-        throw InputError("--" + option + "=" + cli.Get(option) +
-                         ": only under mpirun, with two processes or more");
-    }
+    CheckDistributedOptions(cli);
 
     std::vector<IncastResult> results;
     for (const auto& cc : runs)
