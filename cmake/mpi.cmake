@@ -53,31 +53,22 @@ if(MLFABRIC_TESTS)
 endif()
 
 if(MLFABRIC_TESTS)
-  # Sequential and two-process incasts compared figure for figure; the test starts mpiexec.
-  add_executable(incast-mpi-test test/incast-mpi-test.cc)
-  set_target_properties(incast-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
-                                                   ${CMAKE_BINARY_DIR}/tests)
-  target_link_libraries(incast-mpi-test PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
-  target_compile_definitions(
-    incast-mpi-test PRIVATE MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
-                            MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-                            MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
-  add_dependencies(incast-mpi-test examples-incast)
-  gtest_discover_tests(incast-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
-endif()
-
-if(MLFABRIC_TESTS)
-  # The HPCC simulator's inputs in one process and across two, file for file.
-  add_executable(hpcc-mpi-test test/hpcc-mpi-test.cc)
-  set_target_properties(hpcc-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
-                                                 ${CMAKE_BINARY_DIR}/tests)
-  target_link_libraries(hpcc-mpi-test PRIVATE GTest::gtest_main nlohmann_json::nlohmann_json)
-  target_compile_definitions(
-    hpcc-mpi-test PRIVATE MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
-                          MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-                          MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
-  add_dependencies(hpcc-mpi-test examples-hpcc-compat)
-  gtest_discover_tests(hpcc-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+  # A program's run in one process and across several compared figure for figure (incast)
+  # and file for file (hpcc-compat); each test starts mpiexec itself.
+  foreach(example incast hpcc-compat)
+    string(REPLACE "-compat" "" name ${example})
+    add_executable(${name}-mpi-test test/${name}-mpi-test.cc)
+    set_target_properties(${name}-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                      ${CMAKE_BINARY_DIR}/tests)
+    target_link_libraries(${name}-mpi-test PRIVATE GTest::gtest_main
+                                                   nlohmann_json::nlohmann_json)
+    target_compile_definitions(
+      ${name}-mpi-test PRIVATE MLFABRIC_EXAMPLES_DIR="${CMAKE_BINARY_DIR}/examples"
+                               MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                               MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+    add_dependencies(${name}-mpi-test examples-${example})
+    gtest_discover_tests(${name}-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+  endforeach()
 endif()
 
 # bench/remote-channel.sh's program: the distributed simulator's cost on mlfabric's cables.
