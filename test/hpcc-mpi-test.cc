@@ -166,7 +166,7 @@ ExpectEqual(const RunPair& runs)
     EXPECT_GT(runs.one["pfc_pauses"].get<uint64_t>(), 0u);
 }
 
-/** The first flows of the shipped flow file: they start within 0.14 ms. */
+/** The first flows of the shipped flow file: they start within 0.2 ms. */
 constexpr size_t kFlows = 150;
 
 } // namespace
