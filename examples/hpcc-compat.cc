@@ -308,6 +308,11 @@ Main(int argc, char** argv)
     {
 #ifdef MLFABRIC_MPI
         options.processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
+        // The first process's warnings stand for all: the others read the same inputs.
+        if (options.processes->GetProcess() != 0)
+        {
+            options.log = nullptr;
+        }
 #endif
     }
     CheckDistributedOptions(cli);
