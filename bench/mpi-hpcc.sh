@@ -8,15 +8,10 @@
 #       --flows=examples/inputs/hpcc/flows_websearch_320h_30pct_2ms.txt
 # Needs the mpi module: ./mlfabric mpi, then ./mlfabric build.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-"$ROOT/mlfabric" mpi
-"$ROOT/mlfabric" build
+source "$(dirname "$0")/mpi-setup.sh"
 BIN="$ROOT/build/examples/hpcc-compat"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-# Open MPI refuses root unless told.
-[[ "$(id -u)" -ne 0 ]] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 mkdir "$OUT/sequential"
 "$BIN" "$@" --progress=0 --out-dir="$OUT/sequential" --summary="$OUT/sequential.json" >/dev/null
 for engine in granted-time-window null-message; do

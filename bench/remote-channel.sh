@@ -6,14 +6,9 @@
 #   bench/remote-channel.sh --cables=1 --local-cables=8 --delay=10us
 # Needs the mpi module: ./mlfabric mpi, then ./mlfabric build.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-"$ROOT/mlfabric" mpi
-"$ROOT/mlfabric" build
+source "$(dirname "$0")/mpi-setup.sh"
 BIN="$ROOT/build/bench/remote-channel-bench"
 [[ -x "$BIN" ]] || { echo "remote-channel.sh: $BIN was not built (no mpi module?)" >&2; exit 1; }
-# Open MPI refuses root unless told.
-[[ "$(id -u)" -ne 0 ]] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 "$BIN" --engine=sequential "$@" | tail -1 | sed 's/^total/sequential/'
 for engine in granted-time-window null-message; do
   mpiexec -n 2 --oversubscribe "$BIN" --engine="$engine" "$@" | grep -E '^(rank|total)' |

@@ -3,6 +3,7 @@
  */
 #include "incast-gather.h"
 
+#include "ns3/distributed-run.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -185,8 +186,9 @@ GatherIncastResult(IncastResult& r,
                    const QueueMonitor& queues,
                    const RoceNetwork& net)
 {
-    const uint32_t self = processes.GetProcess();
-    const uint32_t size = processes.GetSize();
+    const ProcessFigures each = GatherProcessFigures(processes, r.events, r.wallSeconds);
+    r.processEvents = each.events;
+    r.processSeconds = each.seconds;
     std::vector<uint64_t> sums{r.bytesDelivered,
                                r.drops,
                                r.lostFrames,
@@ -204,9 +206,6 @@ GatherIncastResult(IncastResult& r,
                                r.relayHolds,
                                r.trims,
                                r.events};
-    const size_t perProcess = sums.size();
-    sums.resize(perProcess + size, 0);
-    sums[perProcess + self] = r.events;
     for (const IncastFlow& f : r.flows)
     {
         sums.push_back(f.timesReceived);
@@ -237,8 +236,6 @@ GatherIncastResult(IncastResult& r,
     {
         *field = *s++;
     }
-    r.processEvents.assign(s, s + size);
-    s += size;
     for (IncastFlow& f : r.flows)
     {
         f.timesReceived = static_cast<uint32_t>(*s++);
@@ -248,8 +245,6 @@ GatherIncastResult(IncastResult& r,
     std::vector<int64_t> maxima{r.lastCompletion.GetTimeStep(),
                                 static_cast<int64_t>(r.relayPeakQueueBytes),
                                 Simulator::Now().GetTimeStep()};
-    maxima.resize(maxima.size() + size, 0);
-    maxima[3 + self] = static_cast<int64_t>(r.wallSeconds * 1e9);
     for (const IncastFlow& f : r.flows)
     {
         maxima.push_back(f.completion.GetTimeStep());
@@ -259,17 +254,12 @@ GatherIncastResult(IncastResult& r,
     r.lastCompletion = TimeStep(maxima[0]);
     r.relayPeakQueueBytes = static_cast<uint64_t>(maxima[1]);
     const Time end = TimeStep(maxima[2]);
-    r.processSeconds.clear();
-    for (uint32_t q = 0; q < size; ++q)
-    {
-        r.processSeconds.push_back(maxima[3 + q] / 1e9);
-    }
     r.wallSeconds = *std::max_element(r.processSeconds.begin(), r.processSeconds.end());
     bool allCompleted = true;
     for (size_t i = 0; i < r.flows.size(); ++i)
     {
-        r.flows[i].completion = TimeStep(maxima[3 + size + 2 * i]);
-        r.flows[i].received = TimeStep(maxima[3 + size + 2 * i + 1]);
+        r.flows[i].completion = TimeStep(maxima[3 + 2 * i]);
+        r.flows[i].received = TimeStep(maxima[3 + 2 * i + 1]);
         allCompleted = allCompleted && r.flows[i].completion.IsStrictlyPositive();
     }
     GatherPeaks(r, processes);

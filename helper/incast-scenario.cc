@@ -5,9 +5,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/distributed-run.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-loader.h"
-#include "ns3/fabric-partition.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/failure-options.h"
 #include "ns3/incast-gather.h"
@@ -56,39 +56,19 @@ RunIncast(const IncastConfig& config)
 
     ProcessGroup* processes = config.processes.get();
     const bool distributed = processes != nullptr && processes->GetSize() > 1;
-    if (distributed && !config.failures.empty())
+    if (distributed)
     {
-        throw InputError("--fail: link failures run in one process, not across " +
-                         std::to_string(processes->GetSize()));
-    }
-    if (distributed && config.invariantPeriod.IsStrictlyPositive())
-    {
-        throw InputError("--check-invariants: the checks read the whole network, and each of " +
-                         std::to_string(processes->GetSize()) + " processes holds its part");
+        RefuseWholeNetworkOptions(config.failures, config.invariantPeriod, *processes);
     }
     IncastResult result;
     RoceNetwork net;
     // Across processes each one builds every node and runs its part of the partition.
     auto partition = [&](const Fabric& fabric)
     {
-        if (!distributed)
+        if (distributed)
         {
-            return;
+            result.partition = SplitAcrossProcesses(fabric, config.partitionPath, *processes, net);
         }
-        FabricPartition split;
-        try
-        {
-            split = config.partitionPath.empty()
-                        ? PartitionFabric(fabric, processes->GetSize())
-                        : ReadFabricPartition(config.partitionPath, fabric, processes->GetSize());
-        }
-        catch (const InputError& e)
-        {
-            throw InputError("--partition: " + std::string(e.what()));
-        }
-        result.partition =
-            DescribeFabricPartition(fabric, split) + ", engine " + processes->GetEngine();
-        net.SetPartition(split, processes->GetProcess(), processes->GetRemoteChannelType());
     };
     std::vector<FailureSpec> failures;
     uint32_t receiver = 0;

@@ -169,17 +169,29 @@ ExpectEqual(const RunPair& runs)
 /** The first flows of the shipped flow file: they start within 0.2 ms. */
 constexpr size_t kFlows = 150;
 
+/**
+ * Run the DCQCN configuration (its queue window at 3.9 s: the network drains long
+ * before) on the first flows in one process and across \p processes with \p mpi, and
+ * expect the same figures and files.
+ */
+RunPair
+ExpectDcqcnEqual(const std::string& name, const std::string& mpi, uint32_t processes = 2)
+{
+    const std::string dir = TempDir(name);
+    const RunPair runs = RunBoth(
+        name,
+        Inputs(dir, "config_fat_websearch_2ms_dcqcn.txt", 3'900'000'000, 3'900'000'000, kFlows),
+        mpi,
+        processes);
+    ExpectEqual(runs);
+    return runs;
+}
+
 } // namespace
 
 TEST(HpccMpi, DcqcnOnTheFatTreeWritesTheSequentialFiles)
 {
-    // The configuration's window at 3.9 s: the network drains long before it.
-    const std::string dir = TempDir("dcqcn");
-    const RunPair runs = RunBoth(
-        "dcqcn",
-        Inputs(dir, "config_fat_websearch_2ms_dcqcn.txt", 3'900'000'000, 3'900'000'000, kFlows),
-        "");
-    ExpectEqual(runs);
+    const RunPair runs = ExpectDcqcnEqual("dcqcn", "");
     EXPECT_EQ(runs.one["flows_completed"].get<uint64_t>(), kFlows);
     EXPECT_EQ(runs.one["simulated_ns"].get<int64_t>(), 3'900'000'000);
 }
@@ -204,12 +216,7 @@ TEST(HpccMpi, NullMessagesWriteTheSameFiles)
 {
     // Frames that reach a switch at the same picosecond from both processes could be
     // served in another order under null messages; on these flows none do.
-    const std::string dir = TempDir("null");
-    const RunPair runs = RunBoth(
-        "null",
-        Inputs(dir, "config_fat_websearch_2ms_dcqcn.txt", 3'900'000'000, 3'900'000'000, kFlows),
-        "--mpi-engine=null-message");
-    ExpectEqual(runs);
+    const RunPair runs = ExpectDcqcnEqual("null", "--mpi-engine=null-message");
     EXPECT_NE(runs.two["partition"].get<std::string>().find("engine null-message"),
               std::string::npos);
 }
@@ -217,13 +224,7 @@ TEST(HpccMpi, NullMessagesWriteTheSameFiles)
 TEST(HpccMpi, FourProcessesThatKeepEveryTorWholeWriteTheSequentialFiles)
 {
     // 80 hosts a process: five ToRs each, the cut above them.
-    const std::string dir = TempDir("four");
-    const RunPair runs = RunBoth(
-        "four",
-        Inputs(dir, "config_fat_websearch_2ms_dcqcn.txt", 3'900'000'000, 3'900'000'000, kFlows),
-        "",
-        4);
-    ExpectEqual(runs);
+    const RunPair runs = ExpectDcqcnEqual("four", "", 4);
     EXPECT_NE(runs.two["partition"].get<std::string>().find("nodes/NPUs 89/80, 89/80, 109/80, "
                                                             "89/80; 64 of 480 links cut"),
               std::string::npos)

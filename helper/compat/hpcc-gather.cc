@@ -11,40 +11,30 @@ namespace ns3
 std::vector<HpccFlowDriver::Outcome>
 GatherHpccOutcomes(const std::vector<HpccFlowDriver::Outcome>& mine, ProcessGroup& processes)
 {
-    // Five fields a flow, each set by one process and left at -1 (or 0) by the others,
-    // so that the largest is the one measured.
-    constexpr size_t kFields = 5;
+    // Every process starts every flow, so each knows its port. The source's process sets
+    // the FCT and the destination's the receive time; the others leave -1 to the largest.
+    constexpr size_t kFields = 2;
     std::vector<int64_t> values(mine.size() * kFields, -1);
     for (size_t i = 0; i < mine.size(); ++i)
     {
-        const HpccFlowDriver::Outcome& o = mine[i];
-        int64_t* v = &values[i * kFields];
-        if (o.started)
+        if (mine[i].completed)
         {
-            v[0] = o.sport;
-            v[1] = 1;
+            values[i * kFields] = mine[i].fct.GetTimeStep();
         }
-        if (o.completed)
+        if (mine[i].received.IsStrictlyPositive())
         {
-            v[2] = 1;
-            v[3] = o.fct.GetTimeStep();
-        }
-        if (o.received.IsStrictlyPositive())
-        {
-            v[4] = o.received.GetTimeStep();
+            values[i * kFields + 1] = mine[i].received.GetTimeStep();
         }
     }
     processes.MaxOver(values);
-    std::vector<HpccFlowDriver::Outcome> all(mine.size());
+    std::vector<HpccFlowDriver::Outcome> all = mine;
     for (size_t i = 0; i < all.size(); ++i)
     {
-        const int64_t* v = &values[i * kFields];
-        HpccFlowDriver::Outcome& o = all[i];
-        o.sport = v[0] < 0 ? 0 : static_cast<uint16_t>(v[0]);
-        o.started = v[1] > 0;
-        o.completed = v[2] > 0;
-        o.fct = o.completed ? TimeStep(v[3]) : Time(0);
-        o.received = v[4] < 0 ? Time(0) : TimeStep(v[4]);
+        const int64_t fct = values[i * kFields];
+        const int64_t received = values[i * kFields + 1];
+        all[i].completed = fct >= 0;
+        all[i].fct = fct >= 0 ? TimeStep(fct) : Time(0);
+        all[i].received = received >= 0 ? TimeStep(received) : Time(0);
     }
     return all;
 }

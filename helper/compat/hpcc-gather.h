@@ -16,8 +16,9 @@ namespace ns3
 
 /**
  * \ingroup mlfabric-helper
- * Join the flows' outcomes of a run across processes: a flow's source process knows its
- * port, start, completion and FCT, its destination's process when its last byte arrived.
+ * Join the flows' outcomes of a run across processes: every process starts every flow
+ * (its port), a flow's source process knows its completion and FCT, its destination's
+ * process when its last byte arrived.
  * \param mine this process's HpccFlowDriver::GetOutcomes()
  * \param processes the processes
  * \return every flow's outcome, on every process

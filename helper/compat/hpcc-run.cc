@@ -6,7 +6,7 @@
 #include "ns3/cc-registry.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-alpha-mapping.h"
-#include "ns3/fabric-partition.h"
+#include "ns3/distributed-run.h"
 #include "ns3/failure-options.h"
 #include "ns3/hpcc-gather.h"
 #include "ns3/hpcc-input-path.h"
@@ -33,7 +33,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 namespace ns3
@@ -173,42 +172,6 @@ SetupFlows(const std::vector<HpccFlow>& flows,
     return setups;
 }
 
-/**
- * Give each process its part of \p fabric (automatic, or the options' file) and tell
- * \p net, before it is built.
- * \return the split and the engine, for the run header
- */
-std::string
-PartitionForProcesses(const Fabric& fabric,
-                      const HpccRunOptions& o,
-                      ProcessGroup& processes,
-                      RoceNetwork& net)
-{
-    if (!o.failures.empty())
-    {
-        throw InputError("--fail: link failures run in one process, not across " +
-                         std::to_string(processes.GetSize()));
-    }
-    if (o.invariantPeriod.IsStrictlyPositive())
-    {
-        throw InputError("--check-invariants: the checks read the whole network, and each of " +
-                         std::to_string(processes.GetSize()) + " processes holds its part");
-    }
-    FabricPartition split;
-    try
-    {
-        split = o.partitionPath.empty()
-                    ? PartitionFabric(fabric, processes.GetSize())
-                    : ReadFabricPartition(o.partitionPath, fabric, processes.GetSize());
-    }
-    catch (const InputError& e)
-    {
-        throw InputError("--partition: " + std::string(e.what()));
-    }
-    net.SetPartition(split, processes.GetProcess(), processes.GetRemoteChannelType());
-    return DescribeFabricPartition(fabric, split) + ", engine " + processes.GetEngine();
-}
-
 /** Collect the slowdown figures of the completed flows. */
 void
 Summarize(HpccRunResult& r, uint32_t bucketPercent)
@@ -328,7 +291,8 @@ RunHpcc(const HpccRunOptions& o)
     RoceNetwork net;
     if (distributed)
     {
-        r.partition = PartitionForProcesses(fabric, o, *processes, net);
+        RefuseWholeNetworkOptions(o.failures, o.invariantPeriod, *processes);
+        r.partition = SplitAcrossProcesses(fabric, o.partitionPath, *processes, net);
     }
     BuildHpccNetwork(fabric, config, net);
     r.paths = CollectPathSettings(net);
@@ -455,16 +419,9 @@ RunHpcc(const HpccRunOptions& o)
         r.outcomes = GatherHpccOutcomes(r.outcomes, *processes);
         dumps = GatherHpccQlen(dumps, *processes);
         processes->SumOver(counters);
-        for (const std::string& part :
-             processes->Gather(std::to_string(r.events) + " " + std::to_string(r.wallSeconds)))
-        {
-            std::istringstream in(part);
-            uint64_t events = 0;
-            double seconds = 0;
-            in >> events >> seconds;
-            r.processEvents.push_back(events);
-            r.processSeconds.push_back(seconds);
-        }
+        const ProcessFigures each = GatherProcessFigures(*processes, r.events, r.wallSeconds);
+        r.processEvents = each.events;
+        r.processSeconds = each.seconds;
         r.wallSeconds = *std::max_element(r.processSeconds.begin(), r.processSeconds.end());
     }
     std::vector<HpccPfcRecorder::Event> pauses = pfc.GetEvents(r.simulatedTime);
