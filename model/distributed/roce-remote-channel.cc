@@ -64,10 +64,18 @@ RoceRemoteChannel::Transmit(const RocePort* from, RoceFrame&& frame, bool isPfc,
     m_payloadSentAcross += frame.payload;
     ++m_framesSentAcross;
     const Time arrival = GetArrivalDelay(from, PeekPointer(to), frame.wireBytes, isPfc, txTime);
-    MpiInterface::SendPacket(EncodeRemoteFrame(frame, isPfc),
-                             Simulator::Now() + arrival,
-                             to->GetNode()->GetId(),
-                             to->GetIfIndex());
+    Ptr<Packet> packet = EncodeRemoteFrame(frame, isPfc);
+    const Time at = Simulator::Now() + arrival;
+    if (Simulator::GetEventCount() == 0)
+    {
+        // Sent while the network is built (a message posted before the run): the null
+        // message engine sets up its links to the other processes when the run starts,
+        // so the frame leaves with the run's first events, arriving when it would have.
+        Simulator::ScheduleNow(
+            &MpiInterface::SendPacket, packet, at, to->GetNode()->GetId(), to->GetIfIndex());
+        return;
+    }
+    MpiInterface::SendPacket(packet, at, to->GetNode()->GetId(), to->GetIfIndex());
 }
 
 void
