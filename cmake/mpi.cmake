@@ -26,8 +26,9 @@ foreach(header ${mlfabric_mpi_headers})
   file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${header} ${MLFABRIC_HEADER_DIR}/ns3/${name} SYMBOLIC)
 endforeach()
 
-# incast and hpcc-compat run one simulation across the processes mpirun starts.
-foreach(example incast hpcc-compat)
+# incast, hpcc-compat and chakra-replay run one simulation across the processes mpirun
+# starts.
+foreach(example incast hpcc-compat chakra-replay)
   target_link_libraries(examples-${example} PRIVATE mlfabric-mpi)
   target_compile_definitions(examples-${example} PRIVATE MLFABRIC_MPI)
 endforeach()
@@ -54,9 +55,10 @@ endif()
 
 if(MLFABRIC_TESTS)
   # A program's run in one process and across several compared figure for figure (incast)
-  # and file for file (hpcc-compat); each test starts mpiexec itself.
-  foreach(example incast hpcc-compat)
-    string(REPLACE "-compat" "" name ${example})
+  # and file for file (hpcc-compat), and a replay's figures (chakra-replay); each test
+  # starts mpiexec itself.
+  foreach(example incast hpcc-compat chakra-replay)
+    string(REGEX REPLACE "-compat|chakra-" "" name ${example})
     add_executable(${name}-mpi-test test/${name}-mpi-test.cc)
     set_target_properties(${name}-mpi-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                       ${CMAKE_BINARY_DIR}/tests)
@@ -67,6 +69,11 @@ if(MLFABRIC_TESTS)
                                MLFABRIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
                                MLFABRIC_MPIEXEC="${MPIEXEC_EXECUTABLE}")
     add_dependencies(${name}-mpi-test examples-${example})
+    if(name STREQUAL "replay")
+      # It writes the traces it replays.
+      target_link_libraries(${name}-mpi-test PRIVATE mlfabric)
+      target_compile_definitions(${name}-mpi-test PRIVATE ${mlfabric_test_definitions})
+    endif()
     gtest_discover_tests(${name}-mpi-test DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
   endforeach()
 endif()

@@ -14,6 +14,12 @@
 // --csv=FILE writes the rank and collective tables as CSV, --summary=FILE as JSON.
 // Progress lines go to stderr while it runs; Ctrl-C stops it cleanly with what it has.
 //
+// Under mpirun the replay runs as one simulation across the processes, on ns-3's
+// distributed simulator (packet level, one workload); process 0 prints the figures:
+//
+//   mpirun -n 2 build/examples/chakra-replay --workload=traces/gpt-16npu/gpt
+//       --fabric=fabrics/two-dim-4x4-roce.yaml --cc=dcqcn
+//
 // Several training jobs share one fabric with --job, once per job, instead of
 // --workload; each job's ranks live on their own NPUs, and the tables gain a row per
 // job (with --alone, its slowdown against running alone on the same NPUs):
@@ -23,6 +29,8 @@
 
 #include "ns3/cc-options.h"
 #include "ns3/core-module.h"
+#include "ns3/distributed-options.h"
+#include "ns3/distributed-run.h"
 #include "ns3/effective-settings.h"
 #include "ns3/example-cli.h"
 #include "ns3/failure-options.h"
@@ -37,6 +45,11 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <memory>
+
+#ifdef MLFABRIC_MPI
+#    include "ns3/mpi-process-group.h"
+#endif
 
 using namespace ns3;
 
@@ -88,6 +101,35 @@ MeasureAlone(const ReplayRunConfig& config, ReplayResult& result)
     }
 }
 
+/** Refuse, naming the option, what a replay across processes does not run. */
+void
+RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
+{
+    const std::pair<const char*, const char*> refused[] = {
+        {"job", "a run across processes replays one workload on the whole fabric"},
+        {"alone", "a run across processes replays one workload on the whole fabric"},
+        {"remote-memory", "the remote memory's pool is shared by every rank"},
+        {"qp-per-message",
+         "a receiver finds its queue pair by the sender's numbering, which only queue pairs "
+         "per peer opened before the run keep alike on every process"},
+        {"timeseries", "the samples read the whole network, and each process holds its part"},
+        {"timeline", "it follows every rank's nodes, and each process holds its own ranks"},
+        {"critical-path", "it follows every rank's nodes, and each process holds its own ranks"},
+    };
+    for (const auto& [option, why] : refused)
+    {
+        if (cli.IsSet(option))
+        {
+            throw InputError("--" + std::string(option) + ": not under mpirun: " + why);
+        }
+    }
+    if (config.network.backend != ReplayBackendKind::Packet)
+    {
+        throw InputError("--backend=" + ToString(config.network.backend) +
+                         ": under mpirun the replay runs at packet level only");
+    }
+}
+
 int
 Main(int argc, char** argv)
 {
@@ -116,6 +158,10 @@ Main(int argc, char** argv)
     cli.Add("qp-per-message",
             "packet and flow level: a new queue pair for every message (ASTRA-sim's ns-3 "
             "backend)",
+            "0");
+    cli.Add("qp-upfront",
+            "packet level: open every rank pair's queue pair before the run, in rank order, "
+            "as a run across processes does, instead of at each pair's first message",
             "0");
     cli.Add("mtu",
             "packet and flow level: data payload per packet (e.g. 4096B; range of "
@@ -169,8 +215,10 @@ Main(int argc, char** argv)
     AddCcOptions(cli);
     AddFailureOptions(cli);
     AddPathOptions(cli);
+    AddDistributedOptions(cli);
     const auto ccParameters = CcParametersFromArguments(argc, argv);
     cli.Parse(argc, argv);
+    CheckDistributedOptions(cli);
 
     ReplayRunConfig config;
     config.workload = cli.Get("workload");
@@ -255,6 +303,11 @@ Main(int argc, char** argv)
         throw InputError("--analytical-goodput: applies to the analytical backends only");
     }
     config.network.qpPerMessage = cli.GetBool("qp-per-message");
+    config.network.connectEveryPair = cli.GetBool("qp-upfront");
+    if (!packet && cli.IsSet("qp-upfront"))
+    {
+        throw InputError("--qp-upfront: applies to --backend=packet only (and hybrid)");
+    }
     config.network.mtu = static_cast<uint32_t>(cli.GetBytesFor("mtu", "ns3::RdmaNic", "Mtu"));
     config.network.analyticalGoodput =
         cli.Get("analytical-goodput") == "roce"
@@ -322,8 +375,56 @@ Main(int argc, char** argv)
     config.links.timelineLinks =
         config.timelinePath.empty() ? 0 : static_cast<uint32_t>(timelineLinks);
 
+    std::shared_ptr<ProcessGroup> processes;
+    if (GetLaunchedProcessCount() > 1)
+    {
+        RefuseSingleProcessOptions(cli, config);
+#ifdef MLFABRIC_MPI
+        processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
+#else
+        throw InputError("under mpirun: this build has no ns-3 mpi module (./mlfabric mpi "
+                         "builds it), so each process would run the whole replay");
+#endif
+        RefuseWholeNetworkOptions(config.network.failures, config.invariantPeriod, *processes);
+        if (cli.Get("mpi-engine") == "null-message" && !config.stopTime.IsStrictlyPositive())
+        {
+            throw InputError("--mpi-engine=null-message: give --stop too: that engine ends a "
+                             "run only at a stop time, not when the events run out");
+        }
+        if (cli.Get("mpi-engine") == "null-message" && cli.IsSet("link-utilization"))
+        {
+            throw InputError("--link-utilization: not under --mpi-engine=null-message: its "
+                             "processes cannot agree when the ranks have finished, where the "
+                             "windows end");
+        }
+        config.network.processes = processes.get();
+        config.network.partitionPath = cli.Get("partition");
+        if (processes->GetProcess() != 0)
+        {
+            config.progress = nullptr;
+        }
+    }
+
     std::signal(SIGINT, OnInterrupt);
     ReplayResult result = RunReplay(config);
+    ProcessFigures perProcess;
+    if (processes)
+    {
+        perProcess = GatherProcessFigures(*processes, result.events, result.wallSeconds);
+        result.events = 0;
+        result.wallSeconds = 0;
+        for (size_t q = 0; q < perProcess.events.size(); ++q)
+        {
+            result.events += perProcess.events[q];
+            result.wallSeconds = std::max(result.wallSeconds, perProcess.seconds[q]);
+        }
+        // Every process holds the whole run's figures; the first alone reports them, and
+        // the others end with its status.
+        if (processes->GetProcess() != 0)
+        {
+            return result.completed ? 0 : (result.stuck.empty() ? 1 : 2);
+        }
+    }
     if (multi && cli.GetBool("alone") && result.completed)
     {
         MeasureAlone(config, result);
@@ -392,6 +493,10 @@ Main(int argc, char** argv)
         {
             summary["effective_settings"] = EffectiveSettingsToJson(result.networkStats->effective);
         }
+        if (processes)
+        {
+            AddProcessesToSummary(summary, result.partition, perProcess.events, perProcess.seconds);
+        }
         WriteSummary(cli.Get("summary"), summary);
     }
     if (!result.invariants.violations.empty())
@@ -424,5 +529,9 @@ Main(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
+#ifdef MLFABRIC_MPI
+    return RunMain([&] { return Main(argc, argv); }, true);
+#else
     return RunMain([&] { return Main(argc, argv); });
+#endif
 }

@@ -82,9 +82,10 @@ LinkUtilizationSampler::GetPeriod() const
 }
 
 void
-LinkUtilizationSampler::Start(std::function<bool()> finished)
+LinkUtilizationSampler::Start(std::function<bool()> finished, bool drains)
 {
     m_finished = std::move(finished);
+    m_drains = drains;
     m_start = Simulator::Now();
     for (Direction& d : m_directions)
     {
@@ -96,6 +97,11 @@ LinkUtilizationSampler::Start(std::function<bool()> finished)
 void
 LinkUtilizationSampler::Tick()
 {
+    // A run that goes on after the work asks first: the work ended inside this window.
+    if (m_drains && m_finished())
+    {
+        return;
+    }
     for (Direction& d : m_directions)
     {
         const uint64_t bytes = d.port->GetTxBytes();
@@ -114,19 +120,19 @@ LinkUtilizationSampler::Tick()
     }
     ++m_ticks;
     m_lastTick = Simulator::Now();
-    if (!m_finished() && !Simulator::IsFinished())
+    if (m_drains || (!m_finished() && !Simulator::IsFinished()))
     {
         Simulator::Schedule(m_period, &LinkUtilizationSampler::Tick, this);
     }
 }
 
 std::vector<LinkUtilization>
-LinkUtilizationSampler::Finish()
+LinkUtilizationSampler::Finish(Time end)
 {
-    const Time span = Simulator::Now() - m_start;
+    const Time span = end - m_start;
     // The rest of the run after the last full window joins that window, so that no
     // window is shorter than the period (a short one would magnify a single frame).
-    const Time tail = Simulator::Now() - (m_ticks > 0 ? m_lastTick : m_start);
+    const Time tail = end - (m_ticks > 0 ? m_lastTick : m_start);
     std::vector<LinkUtilization> out;
     out.reserve(m_directions.size());
     for (const Direction& d : m_directions)

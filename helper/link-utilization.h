@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/roce-network.h"
+#include "ns3/simulator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -80,14 +81,19 @@ class LinkUtilizationSampler
      * Start the first window now.
      * \param finished true once the run's work is done: sampling stops then, or when
      *        nothing else is left to simulate
+     * \param drains the simulation goes on after the work is done (across processes): a
+     *        window that closes after it records nothing, as a run stopped at the end
+     *        of the work does not reach it
      */
-    void Start(std::function<bool()> finished);
+    void Start(std::function<bool()> finished, bool drains = false);
     /**
-     * End the run now: the mean covers the time since Start(), and the time since the
-     * last full window joins that window.
+     * End the run: the mean covers the time from Start() to \p end, and the time from
+     * the last full window to \p end joins that window.
+     * \param end the end of the run, no earlier than the last window (a run across
+     *        processes ends it where the last process stopped)
      * \return every direction of every link, in link order, A to B first
      */
-    std::vector<LinkUtilization> Finish();
+    std::vector<LinkUtilization> Finish(Time end = Simulator::Now());
     /** \return the window */
     Time GetPeriod() const;
 
@@ -109,6 +115,7 @@ class LinkUtilizationSampler
     Time m_period;                       //!< the window
     bool m_keepWindows;                  //!< keep every window's value
     std::function<bool()> m_finished;    //!< true once the run's work is done
+    bool m_drains{false};                //!< the simulation outlasts the work
     uint64_t m_ticks{0};                 //!< full windows so far
     Time m_lastTick;                     //!< end of the last full window
     Time m_start;                        //!< when sampling started

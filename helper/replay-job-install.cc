@@ -55,6 +55,10 @@ InstallReplayJob(ReplayJob& job,
         job.engine = CreateObject<ReplayEngine>();
     }
     NamingJob(job, [&]() { job.engine->Setup(setup); });
+    if (!settings.localRanks.empty())
+    {
+        job.engine->SetProcessRanks(settings.localRanks);
+    }
     for (uint32_t r = 0; r < job.rankCount; ++r)
     {
         Ptr<EtReplayApp> app = CreateObject<EtReplayApp>();
@@ -65,7 +69,11 @@ InstallReplayJob(ReplayJob& job,
         app->SetTrace(job.traces[r]);
         app->SetEngine(job.engine);
         app->SetStartTime(Seconds(0));
-        rankNodes[job.npus[r]]->AddApplication(app);
+        // A rank another process runs has its application for the trace's checks only.
+        if (job.engine->IsLocal(r))
+        {
+            rankNodes[job.npus[r]]->AddApplication(app);
+        }
         NamingJob(job, [&]() { job.engine->AddRank(app); });
     }
 }

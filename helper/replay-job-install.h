@@ -31,6 +31,7 @@ struct ReplayInstallSettings
     uint32_t cpuSlots{1};                           //!< host-side operations at once
     uint32_t computeSlots{1};                       //!< device compute nodes at once
     uint32_t commSlots{1};                          //!< collectives and sends at once
+    std::vector<bool> localRanks; //!< across processes: the ranks this one runs; empty: all
 };
 
 /**

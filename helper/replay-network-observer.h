@@ -7,6 +7,7 @@
 #include "ns3/invariant-options.h"
 #include "ns3/network-stats.h"
 #include "ns3/nstime.h"
+#include "ns3/process-group.h"
 
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,10 @@ struct ReplayWatchSettings
     std::string timeseriesPath;                 //!< samples CSV, if set
     Time samplePeriod{MicroSeconds(10)};        //!< time between samples
     LinkWatchSettings links;                    //!< link utilization
+    bool drains{false};               //!< the run ends when its events run out (across processes):
+                                      //!< every periodic check stops once the ranks have finished
+    ProcessGroup* processes{nullptr}; //!< across processes, granted time window: the
+                                      //!< stall and stuck watches decide together
 };
 
 /**

@@ -5,6 +5,7 @@
 
 #include "ns3/analytical-backend-factory.h"
 #include "ns3/boolean.h"
+#include "ns3/distributed-run.h"
 #include "ns3/fabric-installer.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/failure-options.h"
@@ -104,10 +105,19 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
 {
     auto roce = std::make_unique<RoceNetwork>();
     const RoutingTable routes = ComputeRouting(net.fabric.fabric, net.fabric.routing);
+    if (config.processes)
+    {
+        net.partition =
+            SplitAcrossProcesses(net.fabric.fabric, config.partitionPath, *config.processes, *roce);
+    }
     const auto rankNode = InstallFabric(net.fabric.fabric, routes, *roce, config.mtu);
     for (uint32_t node : rankNode)
     {
         roce->GetNic(node)->SetAttribute("Mtu", UintegerValue(config.mtu));
+        if (config.processes)
+        {
+            net.localRanks.push_back(roce->IsLocal(node));
+        }
     }
     const CcInstallation cc = InstallCongestionControl(*roce, config.cc);
     const auto failures = ParseFailureOptions(config.failures, net.fabric.fabric);
@@ -116,6 +126,13 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
     auto backend = CreateObject<RdmaNetworkBackend>();
     backend->SetAttribute("QpPerMessage", BooleanValue(config.qpPerMessage));
     AttachRoceNetwork(backend, *roce, rankNode);
+    // A receiver finds its side of a queue pair by the sender's numbering: every process
+    // opens them all, in the same order.
+    const bool everyPair = config.connectEveryPair || config.processes;
+    if (everyPair)
+    {
+        backend->ConnectEveryPair();
+    }
     net.backend = backend;
     net.observer = std::make_unique<ReplayPacketObserver>(std::move(roce), backend);
     for (uint32_t node : rankNode)
@@ -125,8 +142,18 @@ BuildPacket(const ReplayNetworkConfig& config, ReplayNetwork& net)
     net.physicalDimensions = ReplayPhysicalDimensions(net.fabric.fabric);
     std::ostringstream text;
     text << "packet level, MTU " << config.mtu << " B, congestion control " << cc.scheme << ", "
-         << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer") << ", "
+         << (config.qpPerMessage ? "a queue pair per message" : "queue pairs per peer")
+         << (everyPair ? " (every pair opened before the run, in rank order)" : "") << ", "
          << LatencySettings::Current().Describe();
+    if (config.processes)
+    {
+        text << "\nacross " << config.processes->GetSize() << " processes: " << net.partition;
+        if (config.processes->GetEngine() != "granted-time-window")
+        {
+            text << "; link utilization is not sampled (the processes cannot agree when the "
+                    "ranks have finished)";
+        }
+    }
     if (!failureLine.empty())
     {
         text << "\n" << failureLine;

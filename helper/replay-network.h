@@ -10,6 +10,7 @@
 #include "ns3/failure-schedule.h"
 #include "ns3/network-backend.h"
 #include "ns3/node.h"
+#include "ns3/process-group.h"
 #include "ns3/ptr.h"
 #include "ns3/replay-network-observer.h"
 
@@ -60,6 +61,9 @@ struct ReplayNetworkConfig
     CcSettings cc;                                        //!< packet level: congestion control
     double analyticalGoodput{1.0};     //!< analytical: share of the line rate carrying payload
     std::vector<std::string> failures; //!< packet level: --fail values (ParseFailureSpec)
+    bool connectEveryPair{false};      //!< packet level: open every queue pair before the run
+    ProcessGroup* processes{nullptr};  //!< packet level: the processes of a distributed run
+    std::string partitionPath;         //!< with processes: --partition, "" to derive it
 };
 
 /**
@@ -76,6 +80,8 @@ struct ReplayNetwork
     std::vector<uint32_t> physicalDimensions;        //!< NPUs per dimension, lowest first
     std::string description;                         //!< one line for the report
     Ptr<FailureSchedule> failureSchedule;            //!< packet level with failures: their schedule
+    std::string partition;                           //!< across processes: how it was split
+    std::vector<bool> localRanks;                    //!< across processes: ranks of this one
 };
 
 /**

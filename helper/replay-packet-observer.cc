@@ -3,8 +3,34 @@
  */
 #include "replay-packet-observer.h"
 
+#include "ns3/replay-gather.h"
+
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * \return \p test, or across \p processes whether it holds on every one of them (each
+ *         process must ask at the same simulated time)
+ */
+std::function<bool()>
+AllProcesses(std::function<bool()> test, ProcessGroup* processes)
+{
+    if (!processes)
+    {
+        return test;
+    }
+    return [test, processes]()
+    {
+        std::vector<uint64_t> failing{test() ? 0u : 1u};
+        processes->SumOver(failing);
+        return failing[0] == 0;
+    };
+}
+
+} // namespace
 
 ReplayPacketObserver::ReplayPacketObserver(std::unique_ptr<RoceNetwork> net,
                                            Ptr<RdmaNetworkBackend> backend)
@@ -17,6 +43,18 @@ RoceNetwork&
 ReplayPacketObserver::GetNetwork()
 {
     return *m_net;
+}
+
+void
+ReplayPacketObserver::SetRunEnd(Time end)
+{
+    m_runEnd = end;
+}
+
+const QueueMonitor*
+ReplayPacketObserver::GetQueues() const
+{
+    return m_queues.get();
 }
 
 void
@@ -37,9 +75,16 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
         m_sampler = std::make_unique<NetworkSampler>(*m_net, settings.samplePeriod);
         m_sampler->Start();
     }
-    m_guard =
-        std::make_unique<RunGuard>(*m_net, settings.stallTimeout, settings.pfcDeadlockThreshold);
-    m_guard->Start();
+    // Across processes the watches decide together, at the same simulated times, which
+    // only the granted time window's lockstep allows; null-message runs end at --stop.
+    ProcessGroup* processes = settings.processes;
+    const bool watch = !settings.drains || processes;
+    if (watch)
+    {
+        m_guard = std::make_unique<RunGuard>(
+            *m_net, settings.stallTimeout, settings.pfcDeadlockThreshold);
+        m_guard->Start(settings.drains ? finished : nullptr, processes);
+    }
     // The network's periodic events would keep ranks that only wait running for ever.
     Ptr<RdmaNetworkBackend> backend = m_backend;
     std::function<bool()> quiet = m_quiet;
@@ -50,8 +95,13 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
             return backend->IsIdle();
         };
     }
-    m_stuck = std::make_unique<ReplayStuckWatch>(quiet, finished, settings.stallTimeout);
-    m_stuck->Start();
+    if (watch)
+    {
+        m_stuck = std::make_unique<ReplayStuckWatch>(AllProcesses(quiet, processes),
+                                                     AllProcesses(finished, processes),
+                                                     settings.stallTimeout);
+        m_stuck->Start();
+    }
     if (settings.invariantPeriod.IsStrictlyPositive())
     {
         m_checker = std::make_unique<InvariantChecker>(*m_net);
@@ -59,9 +109,15 @@ ReplayPacketObserver::Start(const ReplayWatchSettings& settings, std::function<b
     }
     // Last, so that the instruments above keep the order of their simultaneous events.
     m_linkSettings = settings.links;
+    m_processes = processes;
     const bool keepWindows = !m_linkSettings.path.empty() || m_linkSettings.timelineLinks > 0;
+    if (!watch)
+    {
+        // Null-message processes cannot agree when the ranks have finished: no windows.
+        return;
+    }
     m_links = std::make_unique<LinkUtilizationSampler>(*m_net, m_linkSettings.period, keepWindows);
-    m_links->Start(finished);
+    m_links->Start(AllProcesses(finished, processes), settings.drains);
 }
 
 bool
@@ -81,7 +137,17 @@ ReplayPacketObserver::Collect(bool finished)
     figures.stats = CollectNetworkStats(*m_net, m_queues.get());
     if (m_links)
     {
-        const std::vector<LinkUtilization> links = m_links->Finish();
+        std::vector<LinkUtilization> links;
+        if (m_processes)
+        {
+            // The span ends where one process stops: at the last rank's finish.
+            links = m_links->Finish(m_runEnd);
+            GatherLinkUtilization(links, *m_processes);
+        }
+        else
+        {
+            links = m_links->Finish();
+        }
         figures.stats->busiestLinks = BusiestLinks(links, m_linkSettings.busiest);
         figures.stats->linkWindow = m_links->GetPeriod();
         for (LinkUtilization& l : figures.stats->busiestLinks)
@@ -89,7 +155,7 @@ ReplayPacketObserver::Collect(bool finished)
             l.windows.clear();
         }
         figures.timelineLinks = BusiestLinks(links, m_linkSettings.timelineLinks);
-        if (!m_linkSettings.path.empty())
+        if (!m_linkSettings.path.empty() && (!m_processes || m_processes->GetProcess() == 0))
         {
             WriteLinkUtilization(m_linkSettings.path, links, m_links->GetPeriod());
         }

@@ -47,6 +47,17 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     RoceNetwork& GetNetwork();
 
     /**
+     * Across processes: where one process would have stopped the run, the last rank's
+     * finish over every process; the link utilization's span ends there. Call before
+     * Collect.
+     * \param end the time
+     */
+    void SetRunEnd(Time end);
+
+    /** \return the queue monitor, once Start has made it; else nullptr */
+    const QueueMonitor* GetQueues() const;
+
+    /**
      * Tell the stuck watch when the workload's network is quiet; by default when the
      * backend is idle (RdmaNetworkBackend::IsIdle). Before Start.
      * \param quiet true while no message is in flight and no work is scheduled
@@ -65,6 +76,8 @@ class ReplayPacketObserver : public ReplayNetworkObserver
     std::unique_ptr<ReplayStuckWatch> m_stuck;       //!< ranks that can only wait
     std::unique_ptr<InvariantChecker> m_checker;     //!< invariants, if asked
     std::function<bool()> m_quiet;                   //!< for the stuck watch; null: m_backend
+    ProcessGroup* m_processes{nullptr};              //!< across processes, granted time window
+    Time m_runEnd;                                   //!< across processes: SetRunEnd
 };
 
 } // namespace ns3

@@ -97,6 +97,7 @@ struct ReplayResult
     std::string system;                      //!< description of the system configuration
     std::string groups;                      //!< description of the communicator groups (single)
     std::string fabricName;                  //!< the fabric's name
+    std::string partition;                   //!< across processes: how the fabric was split
     std::vector<CriticalPath> criticalPaths; //!< per job, with ReplayRunConfig::criticalPath
 
     std::map<std::string, uint64_t> networkCounters; //!< the backend's own counts, by name

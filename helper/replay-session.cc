@@ -8,12 +8,16 @@
 #include "ns3/et-replay-app.h"
 #include "ns3/input-error.h"
 #include "ns3/log.h"
+#include "ns3/rdma-network-backend.h"
+#include "ns3/replay-gather.h"
 #include "ns3/replay-job-collect.h"
 #include "ns3/replay-job-placement.h"
 #include "ns3/replay-nccl-dimensions.h"
+#include "ns3/replay-packet-observer.h"
 #include "ns3/replay-system.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -77,6 +81,20 @@ void
 ReplaySession::Build(const ReplayNetworkConfig& config)
 {
     m_fabricPath = config.fabricPath;
+    m_processes = config.processes;
+    if (m_processes)
+    {
+        if (m_jobs.size() != 1 || !m_jobs[0].fillsFabric)
+        {
+            throw InputError("--job: a run across processes replays one workload on the "
+                             "whole fabric");
+        }
+        if (config.backend != ReplayBackendKind::Packet)
+        {
+            throw InputError("--backend: runs across processes are packet level only (got " +
+                             ToString(config.backend) + ")");
+        }
+    }
     m_net = BuildReplayNetwork(config);
 }
 
@@ -130,6 +148,7 @@ ReplaySession::Install(const ReplaySessionInputs& inputs)
     settings.cpuSlots = inputs.cpuSlots;
     settings.computeSlots = inputs.computeSlots;
     settings.commSlots = inputs.commSlots;
+    settings.localRanks = m_net.localRanks;
     m_system = settings.system;
     for (ReplayJob& job : m_jobs)
     {
@@ -145,10 +164,22 @@ ReplaySession::Install(const ReplaySessionInputs& inputs)
         if (stopWhenIdle.Get())
         {
             job.engine->SetAttribute("StopWhenIdle", BooleanValue(false));
-            job.engine->TraceConnectWithoutContext(
-                "Idle", MakeCallback(&ReplaySession::OnEngineIdle, this));
+            // Across processes the run ends when every process runs out of events.
+            if (!m_processes)
+            {
+                job.engine->TraceConnectWithoutContext(
+                    "Idle", MakeCallback(&ReplaySession::OnEngineIdle, this));
+            }
         }
         InstallReplayJob(job, m_net.backend, m_net.physicalDimensions, m_net.rankNodes, settings);
+        if (m_processes)
+        {
+            Ptr<ReplayEngine> engine = job.engine;
+            DynamicCast<RdmaNetworkBackend>(m_net.backend)
+                ->SetProcessRanks(m_net.localRanks,
+                                  [engine](const NetworkBackend::Message& m)
+                                  { engine->Arrive(m); });
+        }
     }
 }
 
@@ -182,7 +213,7 @@ ReplaySession::AllFinished() const
 {
     for (const ReplayJob& job : m_jobs)
     {
-        if (job.engine->GetFinishedRankCount() != job.rankCount)
+        if (job.engine->GetFinishedRankCount() != job.engine->GetLocalRankCount())
         {
             return false;
         }
@@ -200,9 +231,13 @@ ReplaySession::DescribeProgress() const
     for (const ReplayJob& job : m_jobs)
     {
         finished += job.engine->GetFinishedRankCount();
-        total += job.rankCount;
+        total += job.engine->GetLocalRankCount();
         for (uint32_t r = 0; r < job.rankCount; ++r)
         {
+            if (!job.engine->IsLocal(r))
+            {
+                continue;
+            }
             nodesDone += job.engine->GetApp(r)->GetStats().nodesDone;
             nodes += job.traces[r]->GetNodeCount();
         }
@@ -233,8 +268,18 @@ ReplaySession::Run(const ReplaySessionLimits& limits)
     m_progress = std::make_unique<ReplayProgress>(
         limits.progress, limits.progressPeriod, [this]() { return DescribeProgress(); });
     m_progress->SetStopFlag(limits.stopFlag);
+    ReplayWatchSettings watch = limits.watch;
+    if (m_processes)
+    {
+        m_progress->SetDoneWhen([this]() { return AllFinished(); });
+        watch.drains = true;
+        if (m_processes->GetEngine() == "granted-time-window")
+        {
+            watch.processes = m_processes;
+        }
+    }
     m_progress->Start();
-    m_net.observer->Start(limits.watch, [this]() { return AllFinished(); });
+    m_net.observer->Start(watch, [this]() { return AllFinished(); });
     m_stopTime = limits.stopTime;
     m_settleTimeout = limits.watch.stallTimeout;
     if (m_stopTime.IsStrictlyPositive())
@@ -249,17 +294,44 @@ ReplaySession::Run(const ReplaySessionLimits& limits)
     m_events = Simulator::GetEventCount() - eventsBefore - m_progress->GetCheckCount();
 }
 
+Time
+ReplaySession::LastFinishOverProcesses() const
+{
+    std::vector<int64_t> last{0};
+    for (const ReplayJob& job : m_jobs)
+    {
+        for (uint32_t r = 0; r < job.rankCount; ++r)
+        {
+            if (job.engine->IsLocal(r))
+            {
+                last[0] = std::max(last[0], job.engine->GetApp(r)->GetStats().finish.GetTimeStep());
+            }
+        }
+    }
+    m_processes->MaxOver(last);
+    return TimeStep(last[0]);
+}
+
 ReplayResult
 ReplaySession::Collect()
 {
     ReplayResult result;
     result.wallSeconds = m_wallSeconds;
     result.events = m_events;
+    auto* packet = dynamic_cast<ReplayPacketObserver*>(m_net.observer.get());
+    if (m_processes && packet)
+    {
+        packet->SetRunEnd(LastFinishOverProcesses());
+    }
     const ReplayNetworkFigures network = m_net.observer->Collect(AllFinished());
     result.networkFailure = network.failure;
     result.networkStats = network.stats;
     result.timelineLinks = network.timelineLinks;
     result.invariants = network.invariants;
+    result.warnings = m_system.warnings;
+    result.warnings.insert(result.warnings.end(), network.warnings.begin(), network.warnings.end());
+    result.networkDeliveredBytes = network.deliveredBytes;
+    result.networkCounters = network.counters;
     if (m_net.failureSchedule)
     {
         result.failures = m_net.failureSchedule->GetOutcomes();
@@ -287,6 +359,11 @@ ReplaySession::Collect()
         result.groups = std::move(collected.groups);
         result.groupPlans = std::move(collected.groupPlans);
     }
+    if (m_processes)
+    {
+        GatherReplayResult(
+            result, *m_jobs[0].engine, *m_processes, packet ? packet->GetQueues() : nullptr);
+    }
     result.interrupted = !result.completed && m_progress->WasInterrupted();
     result.timedOut = !result.completed && !result.interrupted && result.networkFailure.empty() &&
                       m_stopTime.IsStrictlyPositive() && Simulator::Now() >= m_stopTime;
@@ -304,11 +381,12 @@ ReplaySession::Collect()
             }
         }
     }
-    result.warnings = m_system.warnings;
-    result.warnings.insert(result.warnings.end(), network.warnings.begin(), network.warnings.end());
-    result.networkDeliveredBytes = network.deliveredBytes;
-    result.networkCounters = network.counters;
+    if (m_processes)
+    {
+        result.stuck = GatherLines(*m_processes, result.stuck);
+    }
     result.network = m_net.description;
+    result.partition = m_net.partition;
     result.system = DescribeReplaySystem(m_system);
     result.fabricName = m_net.fabric.fabric.GetName();
     return result;

@@ -113,6 +113,8 @@ class ReplaySession
   private:
     /** \return true once every rank of every job has finished */
     bool AllFinished() const;
+    /** \return across processes: the last rank's finish over every process */
+    Time LastFinishOverProcesses() const;
     /**
      * \return "F/R ranks finished, D/N nodes, about S s left": the estimate, from the
      *         wall time so far and the share of nodes done, once a node is done
@@ -130,6 +132,7 @@ class ReplaySession
     void StopWhenSettled(Time deadline);
 
     std::vector<ReplayJob> m_jobs;                    //!< the jobs
+    ProcessGroup* m_processes{nullptr};               //!< across processes: the processes
     std::string m_fabricPath;                         //!< the fabric file, for messages
     ReplayNetwork m_net;                              //!< the network
     SystemConfig m_system;                            //!< the run's system configuration

@@ -45,8 +45,10 @@ RunGuard::RunGuard(const RoceNetwork& net, Time stallTimeout, Time deadlockThres
 }
 
 void
-RunGuard::Start()
+RunGuard::Start(std::function<bool()> finished, ProcessGroup* processes)
 {
+    m_finished = std::move(finished);
+    m_processes = processes;
     m_lastProgress = Progress();
     m_lastProgressTime = Simulator::Now();
     Simulator::Schedule(m_period, &RunGuard::Check, this);
@@ -76,24 +78,40 @@ RunGuard::Stop(Verdict verdict, const std::string& report)
 void
 RunGuard::Check()
 {
-    const std::string cycle = FindPauseCycle();
+    std::string cycle = FindPauseCycle();
+    uint64_t progress = Progress();
+    bool outstanding = AnyOutstanding();
+    bool finished = m_finished && m_finished();
+    if (m_processes)
+    {
+        std::vector<uint64_t> sums{
+            cycle.empty() ? 0u : 1u, progress, outstanding ? 1u : 0u, finished ? 0u : 1u};
+        m_processes->SumOver(sums);
+        if (sums[0] > 0 && cycle.empty())
+        {
+            cycle = "PFC deadlock: another process found a cycle of persistent pauses";
+        }
+        progress = sums[1];
+        outstanding = sums[2] > 0;
+        finished = sums[3] == 0;
+    }
     if (!cycle.empty())
     {
         Stop(Verdict::PFC_DEADLOCK, cycle);
         return;
     }
-    const uint64_t progress = Progress();
     if (progress != m_lastProgress)
     {
         m_lastProgress = progress;
         m_lastProgressTime = Simulator::Now();
     }
-    else if (Simulator::Now() - m_lastProgressTime >= m_stallTimeout && AnyOutstanding())
+    else if (Simulator::Now() - m_lastProgressTime >= m_stallTimeout && outstanding)
     {
         Stop(Verdict::STALL, DescribeStall());
         return;
     }
-    if (!Simulator::IsFinished())
+    // Across processes one that has run out of events checks on with the others.
+    if ((m_processes || !Simulator::IsFinished()) && !finished)
     {
         Simulator::Schedule(m_period, &RunGuard::Check, this);
     }

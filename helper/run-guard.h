@@ -5,9 +5,11 @@
 #define MLFABRIC_RUN_GUARD_H
 
 #include "ns3/nstime.h"
+#include "ns3/process-group.h"
 #include "ns3/roce-network.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ns3
@@ -45,8 +47,16 @@ class RunGuard
      */
     RunGuard(const RoceNetwork& net, Time stallTimeout, Time deadlockThreshold);
 
-    /** Begin watching. */
-    void Start();
+    /**
+     * Begin watching.
+     * \param finished if set, the checks end once it is true (a run that ends when its
+     *        events run out); else they go on until the simulation stops
+     * \param processes if set, this is one process of a distributed run under the
+     *        granted time window, whose processes check at the same simulated times:
+     *        each check adds up their progress, outstanding bytes, pause cycles and
+     *        unfinished work, so that all of them stop together, or none
+     */
+    void Start(std::function<bool()> finished = nullptr, ProcessGroup* processes = nullptr);
     /** \return why the run was stopped, if it was */
     Verdict GetVerdict() const;
     /** \return the report (empty if the run was not stopped) */
@@ -70,6 +80,8 @@ class RunGuard
     Time m_stallTimeout;
     Time m_deadlockThreshold;
     Time m_period;
+    std::function<bool()> m_finished;   //!< the checks end once it is true, if set
+    ProcessGroup* m_processes{nullptr}; //!< across processes: the processes checking
     uint64_t m_lastProgress{0};
     Time m_lastProgressTime;
     Verdict m_verdict{Verdict::NONE};

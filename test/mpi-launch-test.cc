@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The example programs other than incast run one simulation in one process: started as
-// one of several MPI processes they refuse with one line and status 2, instead of every
-// process running the whole simulation and writing the same outputs.
+// The example programs other than incast, hpcc-compat and chakra-replay run one
+// simulation in one process: started as one of several MPI processes they refuse with
+// one line and status 2, instead of every process running the whole simulation and
+// writing the same outputs.
 
 #include "program-run.h"
 
@@ -25,7 +26,7 @@ TEST(MpiLaunch, SeveralProcessesAreRefusedByName)
 {
     for (const std::string variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     {
-        for (const std::string program : {kExamples + "/chakra-replay", kFabricInfo})
+        for (const std::string program : {kExamples + "/traffic", kFabricInfo})
         {
             const ProgramRun run = RunProgram(variable + "=2 " + program);
             EXPECT_EQ(run.status, 2) << program << ": " << run.output;

@@ -179,6 +179,8 @@ TEST(ReplayCli, BadRunsExitWithStatusTwo)
                 {"--qp-per-message"});
     ExpectError(Replay(workload + " --fabric=" + kRing4 + " --analytical-goodput=roce"),
                 {"--analytical-goodput"});
+    ExpectError(Replay(workload + " --fabric=" + kRing4 + " --backend=flow --qp-upfront=1"),
+                {"--qp-upfront", "--backend=packet"});
     ExpectError(Replay(workload + " --fabric=" + kAstra +
                        "network/analytical/HGX-H100-validated.yml --backend=analytical"),
                 {"8 NPUs", "4 ranks"});

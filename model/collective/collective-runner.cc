@@ -57,13 +57,14 @@ CollectiveRunner::SendMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint64
     m_bytesSent[src] += bytes;
     ++m_messages;
     NetworkBackend::Message message{src, dst, bytes, tag};
-    m_backend->Send(message,
-                    nullptr,
-                    [this](const NetworkBackend::Message& m)
-                    {
-                        m_bytesReceived[m.dst] += m.bytes;
-                        RankAt(m.dst).Receive(m.src, m.tag);
-                    });
+    m_backend->Send(message, nullptr, [this](const NetworkBackend::Message& m) { Arrive(m); });
+}
+
+void
+CollectiveRunner::Arrive(const NetworkBackend::Message& message)
+{
+    m_bytesReceived[message.dst] += message.bytes;
+    RankAt(message.dst).Receive(message.src, message.tag);
 }
 
 void

@@ -71,6 +71,13 @@ class CollectiveRunner : public CollectiveRank::Output
         return m_messages;
     }
 
+    /**
+     * One of the collectives' messages has arrived at its receiver (what Send's
+     * receiver-side callback does, for a message another process sent).
+     * \param message as sent
+     */
+    void Arrive(const NetworkBackend::Message& message);
+
     // CollectiveRank::Output
     void SendMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag) override;
     void StartTimer(uint32_t rank, uint64_t delayNs, uint64_t token) override;

@@ -41,18 +41,57 @@ RdmaNetworkBackend::Attach(const std::vector<Ptr<RdmaNic>>& nics, Connector conn
 {
     m_nics = nics;
     m_connect = std::move(connect);
-    for (const Ptr<RdmaNic>& nic : nics)
+    for (uint32_t rank = 0; rank < nics.size(); ++rank)
     {
-        nic->TraceConnectWithoutContext(
+        m_rankOf[nics[rank]->GetNodeId()] = rank;
+        nics[rank]->TraceConnectWithoutContext(
             "MessageSent",
             Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, uint64_t, Time>(
-                [this](Ptr<RdmaQueuePair>, uint64_t, uint64_t tag, uint64_t, Time)
-                { OnSent(tag); }));
-        nic->TraceConnectWithoutContext("MessageReceived",
-                                        Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
-                                            [this](uint32_t, uint32_t, uint64_t tag, uint64_t)
-                                            { OnArrived(tag); }));
+                [this](Ptr<RdmaQueuePair> qp, uint64_t messageId, uint64_t tag, uint64_t, Time)
+                {
+                    if (m_remoteArrived)
+                    {
+                        OnSentOnQueuePair(PeekPointer(qp), messageId);
+                        return;
+                    }
+                    OnSent(tag);
+                }));
+        nics[rank]->TraceConnectWithoutContext(
+            "MessageReceived",
+            Callback<void, uint32_t, uint32_t, uint64_t, uint64_t>(
+                [this, rank](uint32_t srcNode, uint32_t, uint64_t tag, uint64_t bytes)
+                {
+                    if (m_remoteArrived)
+                    {
+                        OnArrivedFromWire(rank, srcNode, tag, bytes);
+                        return;
+                    }
+                    OnArrived(tag);
+                }));
     }
+}
+
+void
+RdmaNetworkBackend::ConnectEveryPair()
+{
+    Message pair;
+    for (pair.src = 0; pair.src < m_nics.size(); ++pair.src)
+    {
+        for (pair.dst = 0; pair.dst < m_nics.size(); ++pair.dst)
+        {
+            Reserve(pair);
+        }
+    }
+}
+
+void
+RdmaNetworkBackend::SetProcessRanks(std::vector<bool> local, MessageCallback arrived)
+{
+    NS_ABORT_MSG_IF(local.size() != m_nics.size() || !arrived,
+                    "SetProcessRanks needs a flag per rank and a handler");
+    NS_ABORT_MSG_IF(m_qpPerMessage, "queue pairs per message cannot be matched across processes");
+    m_local = std::move(local);
+    m_remoteArrived = std::move(arrived);
 }
 
 uint32_t
@@ -77,6 +116,8 @@ RdmaNetworkBackend::DoDispose()
 {
     m_qps.clear();
     m_pending.clear();
+    m_byQueuePair.clear();
+    m_remoteArrived = nullptr;
     m_reductions.Clear();
     m_nics.clear();
     m_connect = nullptr;
@@ -112,9 +153,21 @@ RdmaNetworkBackend::Send(const Message& message, MessageCallback sent, MessageCa
         return;
     }
     const uint64_t id = m_nextId++;
-    m_pending.emplace(id, Pending{message, std::move(sent), std::move(arrived)});
     Ptr<RdmaQueuePair> qp = QueuePairFor(message);
-    m_nics[message.src]->PostSend(qp, message.bytes, id);
+    if (!m_remoteArrived)
+    {
+        m_pending.emplace(id, Pending{message, std::move(sent), std::move(arrived)});
+        m_nics[message.src]->PostSend(qp, message.bytes, id);
+        return;
+    }
+    NS_ABORT_MSG_IF(!m_local[message.src],
+                    "rank " << message.src << " sends from another process's NPU");
+    // The receiver hears of it through m_remoteArrived, on its own process.
+    Pending pending{message, std::move(sent), nullptr};
+    pending.hasArrived = true;
+    m_pending.emplace(id, std::move(pending));
+    const uint64_t messageId = m_nics[message.src]->PostSend(qp, message.bytes, message.tag);
+    m_byQueuePair.emplace(std::make_pair(PeekPointer(qp), messageId), id);
 }
 
 void
@@ -135,6 +188,12 @@ RdmaNetworkBackend::SetReductionPlacer(PacketInSwitchReductions::Placer placer)
 void
 RdmaNetworkBackend::ReduceInSwitch(const Contribution& contribution, ContributionCallback done)
 {
+    if (m_remoteArrived)
+    {
+        throw InputError("rank " + std::to_string(contribution.rank) +
+                         ": in-network reduction (nvls, inNetwork) runs in one process: its "
+                         "members' contributions and results are not carried across processes");
+    }
     if (!m_reductions.IsAttached())
     {
         NetworkBackend::ReduceInSwitch(contribution, std::move(done));
@@ -191,6 +250,30 @@ RdmaNetworkBackend::OnArrived(uint64_t id)
         it->second.arrived(it->second.message);
     }
     Retire(it);
+}
+
+void
+RdmaNetworkBackend::OnSentOnQueuePair(const RdmaQueuePair* qp, uint64_t messageId)
+{
+    auto it = m_byQueuePair.find({qp, messageId});
+    if (it == m_byQueuePair.end())
+    {
+        return;
+    }
+    const uint64_t id = it->second;
+    m_byQueuePair.erase(it);
+    OnSent(id);
+}
+
+void
+RdmaNetworkBackend::OnArrivedFromWire(uint32_t dst, uint32_t srcNode, uint64_t tag, uint64_t bytes)
+{
+    Message message;
+    message.src = m_rankOf.at(srcNode);
+    message.dst = dst;
+    message.bytes = bytes;
+    message.tag = tag;
+    m_remoteArrived(message);
 }
 
 void

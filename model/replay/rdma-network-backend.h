@@ -32,6 +32,11 @@ namespace ns3
  * The backend knows the NICs of the ranks and nothing of how the network was built:
  * opening a queue pair needs the routed path (its port, base RTT and hops), which the
  * builder of the network supplies as a Connector.
+ *
+ * In one process of ns-3's distributed simulator (SetProcessRanks) a message's arrival
+ * is told on the receiver's process, which did not send it: the receiver-side callback
+ * cannot travel, so every arrival there goes to one handler, with the message rebuilt
+ * from what the wire carries (the workload's tag rides as the RDMA immediate data).
  */
 class RdmaNetworkBackend : public NetworkBackend
 {
@@ -68,6 +73,25 @@ class RdmaNetworkBackend : public NetworkBackend
      * \param message source and destination (its size is not used)
      */
     void Reserve(const Message& message);
+
+    /**
+     * Open the queue pair of every ordered pair of ranks now, source by source and each
+     * source's destinations in rank order, instead of at each pair's first message: the
+     * queue-pair numbers, and so the ports and ECMP paths drawn from them, then depend on
+     * nothing the run does. Every process of a distributed run must open them alike, as
+     * a receiver finds its side of a queue pair by the sender's numbering.
+     */
+    void ConnectEveryPair();
+
+    /**
+     * Make this backend one process of a distributed run. Sends are posted only for
+     * ranks of this process; every message that arrives at one of its ranks is told
+     * through \p arrived, whichever process sent it, and Send's own receiver-side
+     * callbacks are never called. In-switch reductions are refused.
+     * \param local true for each rank whose NPU this process simulates
+     * \param arrived receiver-side notification of every message
+     */
+    void SetProcessRanks(std::vector<bool> local, MessageCallback arrived);
 
     /**
      * Let in-switch reductions run in the switches' reduction engines; without it they
@@ -124,6 +148,13 @@ class RdmaNetworkBackend : public NetworkBackend
     void OnSent(uint64_t id);
     /** The message with RDMA tag \p id arrived. */
     void OnArrived(uint64_t id);
+    /** Across processes: queue pair \p qp's message \p messageId has been acknowledged. */
+    void OnSentOnQueuePair(const RdmaQueuePair* qp, uint64_t messageId);
+    /**
+     * Across processes: a message from node \p srcNode, tagged \p tag, of \p bytes,
+     * arrived at rank \p dst.
+     */
+    void OnArrivedFromWire(uint32_t dst, uint32_t srcNode, uint64_t tag, uint64_t bytes);
     /** Forget \p id once both sides are done. */
     void Retire(std::unordered_map<uint64_t, Pending>::iterator it);
 
@@ -132,6 +163,11 @@ class RdmaNetworkBackend : public NetworkBackend
     std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
     std::unordered_map<uint64_t, Pending> m_pending; //!< RDMA tag -> message
     uint64_t m_nextId{0};
+    std::vector<bool> m_local;             //!< across processes: this process's ranks
+    MessageCallback m_remoteArrived;       //!< across processes: every arrival
+    std::map<uint32_t, uint32_t> m_rankOf; //!< NIC node -> rank
+    std::map<std::pair<const RdmaQueuePair*, uint64_t>, uint64_t>
+        m_byQueuePair;                     //!< across processes: (qp, message) -> RDMA tag
     uint64_t m_scheduled{0};               //!< Schedule calls whose work has not run yet
     PacketInSwitchReductions m_reductions; //!< in-switch reductions under way
 

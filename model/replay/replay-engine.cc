@@ -11,6 +11,8 @@
 #include "ns3/log.h"
 #include "ns3/replay-group-text.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -57,7 +59,8 @@ ReplayEngine::GetTypeId()
                             "ns3::ReplayEngine::IdleTracedCallback")
             .AddTraceSource("CollectiveFinished",
                             "A collective has finished on every rank of its "
-                            "group (its id, see GetCollectives)",
+                            "group (its id, see GetCollectives); across processes, only "
+                            "for a group whose ranks all run on this process",
                             MakeTraceSourceAccessor(&ReplayEngine::m_collectiveFinished),
                             "ns3::ReplayEngine::CollectiveTracedCallback");
     return tid;
@@ -102,6 +105,86 @@ ReplayEngine::Setup(const ReplaySetup& setup)
     }
     m_p2pSent.assign(ranks, 0);
     m_p2pReceived.assign(ranks, 0);
+    m_local.assign(ranks, true);
+    m_localRanks = ranks;
+    uint32_t place = 1;
+    for (const auto& entry : m_groups->GetGroups())
+    {
+        m_groupPlace[entry.first] = place++;
+    }
+}
+
+void
+ReplayEngine::SetProcessRanks(std::vector<bool> local)
+{
+    NS_ABORT_MSG_IF(!m_apps.empty() || local.size() != m_local.size(),
+                    "SetProcessRanks after AddRank, or without a flag per rank");
+    if (m_rendezvousSends)
+    {
+        throw InputError("rendezvous sends pair a send with its receive in one process: "
+                         "they do not run across processes");
+    }
+    if (m_memory)
+    {
+        throw InputError("--remote-memory: the remote memory's pool is shared by every rank "
+                         "and does not run across processes");
+    }
+    m_local = std::move(local);
+    m_localRanks = static_cast<uint32_t>(std::count(m_local.begin(), m_local.end(), true));
+}
+
+bool
+ReplayEngine::IsLocal(uint32_t rank) const
+{
+    return m_local.at(rank);
+}
+
+uint32_t
+ReplayEngine::GetLocalRankCount() const
+{
+    return m_localRanks;
+}
+
+int64_t
+ReplayEngine::WireTag(int64_t tag)
+{
+    return static_cast<int64_t>(static_cast<uint64_t>(tag) & ~CollectiveTag::kFlag);
+}
+
+void
+ReplayEngine::Arrive(const NetworkBackend::Message& message)
+{
+    if (CollectiveTag::IsCollective(message.tag))
+    {
+        m_runner->Arrive(message);
+        return;
+    }
+    const auto tag = static_cast<int64_t>(message.tag);
+    m_arrivals.push_back({message.src, message.dst, tag, Now()});
+    MessageArrived(message.src, message.dst, tag, message.bytes);
+}
+
+const std::vector<ReplayEngine::Arrival>&
+ReplayEngine::GetArrivals() const
+{
+    return m_arrivals;
+}
+
+uint32_t
+ReplayEngine::WireId(const ReplayCollective& c) const
+{
+    const uint64_t places = m_groupPlace.size() + 1;
+    const uint64_t place = c.group.empty() ? 0 : m_groupPlace.at(c.group);
+    const uint64_t id = c.sequence * places + place;
+    if (id > CollectiveTag::kMaxCollectiveId)
+    {
+        throw InputError("collective #" + std::to_string(c.sequence) + " of group '" + c.group +
+                         "': the wire numbers a collective sequence x " +
+                         std::to_string(places) + " groups + its group, up to " +
+                         std::to_string(CollectiveTag::kMaxCollectiveId) +
+                         ", and this one is beyond");
+    }
+    return static_cast<uint32_t>(id);
 }
 
 void
@@ -122,7 +205,9 @@ ReplayEngine::AddRank(Ptr<EtReplayApp> app)
     context.worldSize = m_backend->GetRankCount();
     context.groups = m_groups.get();
     context.hasRemoteMemory = m_memory != nullptr;
-    CheckReplayTrace(app->GetTrace(), context, m_notes);
+    // Every process checks every trace; a rank's notes count on the process that runs it.
+    ReplayNotes elsewhere;
+    CheckReplayTrace(app->GetTrace(), context, m_local[rank] ? m_notes : elsewhere);
     m_apps.push_back(app);
 }
 
@@ -164,7 +249,7 @@ ReplayEngine::RankIdle()
 bool
 ReplayEngine::IsIdle() const
 {
-    return m_runningNodes == 0 && m_startedRanks == m_apps.size();
+    return m_runningNodes == 0 && m_startedRanks == m_localRanks;
 }
 
 uint64_t
@@ -234,21 +319,23 @@ ReplayEngine::RunCollective(uint32_t rank,
     }
     call.where = where;
     const ReplayCollective& c = m_matcher->Issue(rank, call, Now());
-    const uint32_t id = c.id;
+    const uint32_t wire = WireId(c);
     auto plan = c.plan;
     NS_LOG_INFO("rank " << rank << " issues " << ToString(call.type) << " #" << c.sequence
-                        << " of group '" << c.group << "' as collective " << id);
-    m_collectiveNode[RankCollectiveKey(rank, id)] = position;
-    m_runner->Start(rank, id, plan, node.commPriority);
+                        << " of group '" << c.group << "' as collective " << c.id);
+    m_matcherId[wire] = c.id;
+    m_collectiveNode[RankCollectiveKey(rank, wire)] = position;
+    m_runner->Start(rank, wire, plan, node.commPriority);
 }
 
 void
-ReplayEngine::CollectiveDone(uint32_t rank, uint32_t id)
+ReplayEngine::CollectiveDone(uint32_t rank, uint32_t wire)
 {
-    auto it = m_collectiveNode.find(RankCollectiveKey(rank, id));
+    auto it = m_collectiveNode.find(RankCollectiveKey(rank, wire));
     NS_ABORT_MSG_IF(it == m_collectiveNode.end(),
-                    "collective " << id << " finished on rank " << rank << " unasked");
+                    "collective " << wire << " finished on rank " << rank << " unasked");
     const uint32_t position = it->second;
+    const uint32_t id = m_matcherId.at(wire);
     m_collectiveNode.erase(it);
     m_matcher->Finish(id, rank, Now());
     const ReplayCollective& c = m_matcher->GetCollectives()[id];
@@ -281,7 +368,7 @@ ReplayEngine::Send(uint32_t rank, uint32_t position, const EtNode& node)
     const size_t index = m_sends.size() - 1;
     if (m_rendezvousSends)
     {
-        m_rendezvous.Offer({rank, dst, tag},
+        m_rendezvous.Offer({rank, dst, WireTag(tag)},
                            [this, rank, position, message, tag, index]()
                            { Launch(rank, position, message, tag, index); });
         return;
@@ -315,7 +402,7 @@ ReplayEngine::Launch(uint32_t rank,
         [this, tag, index](const NetworkBackend::Message& m)
         {
             SendArrived(index);
-            MessageArrived(m.src, m.dst, tag, m.bytes);
+            MessageArrived(m.src, m.dst, WireTag(tag), m.bytes);
         });
 }
 
@@ -344,14 +431,15 @@ void
 ReplayEngine::Receive(uint32_t rank, uint32_t position, const EtNode& node)
 {
     const auto src = static_cast<uint32_t>(node.commSrc);
-    const auto bytes = m_p2p.Post({src, rank, node.commTag}, position);
+    const int64_t tag = WireTag(node.commTag);
+    const auto bytes = m_p2p.Post({src, rank, tag}, position);
     if (bytes)
     {
         ReceiveMatched(rank, position, *bytes);
     }
     if (m_rendezvousSends)
     {
-        m_rendezvous.Accept({src, rank, node.commTag});
+        m_rendezvous.Accept({src, rank, tag});
     }
 }
 
@@ -381,7 +469,7 @@ ReplayEngine::FindRunningCollective(uint32_t rank, uint32_t position) const
     {
         if (at == position && static_cast<uint32_t>(key >> 32) == rank)
         {
-            return &m_matcher->GetCollectives()[static_cast<uint32_t>(key)];
+            return &m_matcher->GetCollectives()[m_matcherId.at(static_cast<uint32_t>(key))];
         }
     }
     return nullptr;
@@ -429,7 +517,7 @@ ReplayEngine::DescribeStuck(size_t limit) const
     std::vector<std::string> lines;
     for (const auto& app : m_apps)
     {
-        if (!app->IsFinished() && lines.size() < limit)
+        if (m_local[app->GetRank()] && !app->IsFinished() && lines.size() < limit)
         {
             lines.push_back(app->DescribeBlocked(4));
         }

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,6 +80,10 @@ struct ReplaySendRecord
  *   (ReplayRendezvous);
  * - remote-memory accesses book the RemoteMemoryModel;
  * - compute and other delays run on the backend's clock.
+ *
+ * In one process of a distributed run (SetProcessRanks) the engine runs that process's
+ * ranks and hears of every message that arrives at them through Arrive. Each process
+ * numbers a collective for the wire by its (group, sequence), the same on every process.
  */
 class ReplayEngine : public Object
 {
@@ -105,6 +110,46 @@ class ReplayEngine : public Object
      * \param app the rank's application
      */
     void AddRank(Ptr<EtReplayApp> app);
+
+    /**
+     * Run only some ranks: the others run on other processes of a distributed run. Call
+     * after Setup and before AddRank. Rendezvous sends and remote memory, which pair
+     * ranks through shared state, are refused with an InputError.
+     * \param local true for each rank this process runs
+     */
+    void SetProcessRanks(std::vector<bool> local);
+
+    /** \param rank a rank \return true if this process runs it (always in one process) */
+    bool IsLocal(uint32_t rank) const;
+
+    /** \return the ranks this process runs: all of them in one process */
+    uint32_t GetLocalRankCount() const;
+
+    /**
+     * A message, point-to-point or of a collective, has arrived at one of this process's
+     * ranks: what Send's receiver-side callbacks do, for a run across processes.
+     * \param message as the wire carried it (the tag without bit 63 for point-to-point)
+     */
+    void Arrive(const NetworkBackend::Message& message);
+
+    /** One point-to-point message as its receiver saw it. */
+    struct Arrival
+    {
+        uint32_t src{0}; //!< sending rank
+        uint32_t dst{0}; //!< receiving rank
+        int64_t tag{0};  //!< its tag, bit 63 clear
+        Time time;       //!< its last byte arrived
+    };
+
+    /** \return the point-to-point messages Arrive was told of, in arrival order */
+    const std::vector<Arrival>& GetArrivals() const;
+
+    /**
+     * \param tag a trace's comm_tag
+     * \return the tag its message carries and is matched by: bit 63 is the wire's
+     *         collective flag (CollectiveTag)
+     */
+    static int64_t WireTag(int64_t tag);
 
     /** \return ranks of the run */
     uint32_t GetRankCount() const;
@@ -257,6 +302,12 @@ class ReplayEngine : public Object
                 size_t index);
     /** Tell a rank's application that one of its nodes finished. */
     void Done(uint32_t rank, uint32_t position);
+    /**
+     * \param c a collective
+     * \return its number on the wire: the same on every process, from its group's place
+     *         among the groups (world first) and its sequence on the group
+     */
+    uint32_t WireId(const ReplayCollective& c) const;
 
     Ptr<NetworkBackend> m_backend;                           //!< the network
     std::shared_ptr<const CommGroupTable> m_groups;          //!< communicator groups
@@ -268,7 +319,12 @@ class ReplayEngine : public Object
     std::unique_ptr<RemoteMemoryModel> m_memory;             //!< remote memory, if any
     ReplayComputeModel m_compute;                            //!< compute durations
     std::vector<Ptr<EtReplayApp>> m_apps;                    //!< by rank
-    std::unordered_map<uint64_t, uint32_t> m_collectiveNode; //!< (rank, id) -> position
+    std::unordered_map<uint64_t, uint32_t> m_collectiveNode; //!< (rank, wire id) -> position
+    std::unordered_map<uint32_t, uint32_t> m_matcherId;      //!< wire id -> matcher id
+    std::map<std::string, uint32_t> m_groupPlace;            //!< pg_name -> place, world 0
+    std::vector<bool> m_local;                               //!< by rank: run here
+    uint32_t m_localRanks{0};                                //!< ranks run here
+    std::vector<Arrival> m_arrivals;                         //!< across processes
     std::vector<uint64_t> m_p2pSent;                         //!< per rank
     std::vector<ReplaySendRecord> m_sends;                   //!< every send, issue order
     std::vector<uint64_t> m_p2pReceived;                     //!< per rank
