@@ -3,6 +3,8 @@
  */
 #include "replay-gather.h"
 
+#include "ns3/replay-collective-matcher.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -102,15 +104,23 @@ GatherRanks(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& processes
     }
 }
 
+/** Collectives some ranks never issued, described at most. */
+constexpr size_t kIncompleteLines = 20;
+
 /** A collective as one or more processes measured it. */
 struct MergedCollective
 {
-    ReplayCollectiveRecord record; //!< figures; rankMean is filled last
-    int64_t rankTimeTotal{0};      //!< sum of the ranks' issue-to-finish times, time steps
+    ReplayCollectiveRecord record;  //!< figures; rankMean is filled last
+    int64_t rankTimeTotal{0};       //!< sum of the ranks' issue-to-finish times, time steps
+    uint32_t issued{0};             //!< ranks that issued it
+    std::vector<uint32_t> issuedBy; //!< while some have not: those that have
 };
 
-/** Each collective's figures, over the processes that ran its members. */
-void
+/**
+ * Each collective's figures, over the processes that ran its members.
+ * \return a line for each collective some but not all of its ranks issued
+ */
+std::vector<std::string>
 GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& processes)
 {
     const std::vector<ReplayCollective>& own = engine.GetCollectives();
@@ -132,7 +142,9 @@ GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& pro
                         c.lastFinish.GetTimeStep(),
                         c.rankTimeTotal.GetTimeStep(),
                         c.rankTimeMax.GetTimeStep(),
-                        rec.kind});
+                        rec.kind,
+                        c.issued,
+                        c.issuedBy});
     }
     std::map<std::pair<std::string, uint64_t>, size_t> place;
     std::vector<MergedCollective> merged;
@@ -156,6 +168,8 @@ GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& pro
             m.rankTimeTotal = j[11];
             rec.rankMax = TimeStep(j[12]);
             rec.kind = j[13];
+            m.issued = j[14];
+            m.issuedBy = j[15].get<std::vector<uint32_t>>();
             const auto [at, fresh] =
                 place.emplace(std::make_pair(rec.group, rec.sequence), merged.size());
             if (fresh)
@@ -170,6 +184,9 @@ GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& pro
             into.end = Max(into.end, rec.end);
             into.rankMax = Max(into.rankMax, rec.rankMax);
             merged[at->second].rankTimeTotal += m.rankTimeTotal;
+            merged[at->second].issued += m.issued;
+            merged[at->second].issuedBy.insert(
+                merged[at->second].issuedBy.end(), m.issuedBy.begin(), m.issuedBy.end());
         }
     }
     // One process numbers collectives in the order their first rank issued them.
@@ -178,8 +195,19 @@ GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& pro
                      [](const MergedCollective& a, const MergedCollective& b)
                      { return a.record.start < b.record.start; });
     r.collectives.clear();
+    std::vector<std::string> incomplete;
     for (MergedCollective& m : merged)
     {
+        // As many as one process describes.
+        if (m.issued < m.record.ranks && incomplete.size() < kIncompleteLines)
+        {
+            ReplayCollective c;
+            c.type = m.record.type;
+            c.sequence = m.record.sequence;
+            c.group = m.record.group;
+            c.members = m.record.ranks;
+            incomplete.push_back(ReplayCollectiveMatcher::DescribeIssued(c, m.issuedBy));
+        }
         ReplayCollectiveRecord& rec = m.record;
         rec.id = static_cast<uint32_t>(r.collectives.size());
         rec.rankMean = rec.finishedRanks > 0
@@ -187,6 +215,7 @@ GatherCollectives(ReplayResult& r, const ReplayEngine& engine, ProcessGroup& pro
                            : Time();
         r.collectives.push_back(rec);
     }
+    return incomplete;
 }
 
 /** The sends of every process in issue order, each with its receiver's arrival. */
@@ -394,14 +423,14 @@ GatherLines(ProcessGroup& processes, const std::vector<std::string>& lines)
     return all;
 }
 
-void
+std::vector<std::string>
 GatherReplayResult(ReplayResult& result,
                    const ReplayEngine& engine,
                    ProcessGroup& processes,
                    const QueueMonitor* queues)
 {
     GatherRanks(result, engine, processes);
-    GatherCollectives(result, engine, processes);
+    std::vector<std::string> incomplete = GatherCollectives(result, engine, processes);
     GatherSends(result, engine, processes);
     result.notes = SumNotes(result.notes, processes);
     result.completed = true;
@@ -420,6 +449,7 @@ GatherReplayResult(ReplayResult& result,
             result.networkFailure = failure;
         }
     }
+    return incomplete;
 }
 
 } // namespace ns3

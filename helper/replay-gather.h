@@ -36,11 +36,13 @@ namespace ns3
  * \param engine the run's engine
  * \param processes the processes of the run
  * \param queues this process's queue monitor, or nullptr
+ * \return a line for each collective some but not all of its ranks issued, over every
+ *         process (what one process's ReplayCollectiveMatcher::DescribeIncomplete says)
  */
-void GatherReplayResult(ReplayResult& result,
-                        const ReplayEngine& engine,
-                        ProcessGroup& processes,
-                        const QueueMonitor* queues);
+std::vector<std::string> GatherReplayResult(ReplayResult& result,
+                                            const ReplayEngine& engine,
+                                            ProcessGroup& processes,
+                                            const QueueMonitor* queues);
 
 /**
  * \ingroup mlfabric-helper

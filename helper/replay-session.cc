@@ -359,9 +359,10 @@ ReplaySession::Collect()
         result.groups = std::move(collected.groups);
         result.groupPlans = std::move(collected.groupPlans);
     }
+    std::vector<std::string> incomplete;
     if (m_processes)
     {
-        GatherReplayResult(
+        incomplete = GatherReplayResult(
             result, *m_jobs[0].engine, *m_processes, packet ? packet->GetQueues() : nullptr);
     }
     result.interrupted = !result.completed && m_progress->WasInterrupted();
@@ -384,6 +385,11 @@ ReplaySession::Collect()
     if (m_processes)
     {
         result.stuck = GatherLines(*m_processes, result.stuck);
+        if (!result.stuck.empty())
+        {
+            // Each process's matcher sees its own members only.
+            result.stuck.insert(result.stuck.end(), incomplete.begin(), incomplete.end());
+        }
     }
     result.network = m_net.description;
     result.partition = m_net.partition;

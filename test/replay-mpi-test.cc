@@ -225,4 +225,20 @@ TEST(ReplayMpi, AWorkloadThatCannotFinishEndsOnEveryProcessWithItsReport)
     EXPECT_NE(run.output.find("stuck: 1 receive(s) of rank 3 -> rank 0 tag 1 wait for a send"),
               std::string::npos)
         << run.output;
+
+    // A collective three of the four ranks issue, on both processes: named once, with
+    // the issuers of both.
+    for (uint32_t r = 0; r < 3; ++r)
+    {
+        WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, 4096)});
+    }
+    const ProgramRun partial =
+        RunProgram(Mpiexec(2) + kReplay + " --progress=0 --workload=" + prefix +
+                   " --fabric=" + fabric + " --stall-timeout=5ms");
+    EXPECT_EQ(partial.status, 2) << partial.output;
+    const std::string line = "stuck: ALL_REDUCE #0 of the default group was issued by 3 of its "
+                             "4 ranks (0,1,2); the others never reached it";
+    const size_t at = partial.output.find(line);
+    EXPECT_NE(at, std::string::npos) << partial.output;
+    EXPECT_EQ(partial.output.find(line, at + 1), std::string::npos) << partial.output;
 }

@@ -170,23 +170,27 @@ ReplayCollectiveMatcher::DescribeIncomplete(size_t limit) const
             break;
         }
         const ReplayCollective& c = m_collectives[id];
-        std::vector<uint32_t> ranks = c.issuedBy;
-        std::sort(ranks.begin(), ranks.end());
-        std::string who;
-        for (size_t i = 0; i < ranks.size() && i < 8; ++i)
-        {
-            who += (i ? "," : "") + std::to_string(ranks[i]);
-        }
-        if (ranks.size() > 8)
-        {
-            who += ",...";
-        }
-        lines.push_back(ToString(c.type) + " #" + std::to_string(c.sequence) + " of " +
-                        GroupLabel(c.group) + " was issued by " + std::to_string(c.issued) +
-                        " of its " + std::to_string(c.members) + " ranks (" + who +
-                        "); the others never reached it");
+        lines.push_back(DescribeIssued(c, c.issuedBy));
     }
     return lines;
+}
+
+std::string
+ReplayCollectiveMatcher::DescribeIssued(const ReplayCollective& c, std::vector<uint32_t> issuedBy)
+{
+    std::sort(issuedBy.begin(), issuedBy.end());
+    std::string who;
+    for (size_t i = 0; i < issuedBy.size() && i < 8; ++i)
+    {
+        who += (i ? "," : "") + std::to_string(issuedBy[i]);
+    }
+    if (issuedBy.size() > 8)
+    {
+        who += ",...";
+    }
+    return ToString(c.type) + " #" + std::to_string(c.sequence) + " of " + GroupLabel(c.group) +
+           " was issued by " + std::to_string(issuedBy.size()) + " of its " +
+           std::to_string(c.members) + " ranks (" + who + "); the others never reached it";
 }
 
 } // namespace ns3

@@ -105,6 +105,13 @@ class ReplayCollectiveMatcher
      */
     std::vector<std::string> DescribeIncomplete(size_t limit) const;
 
+    /**
+     * \param c a collective (type, sequence, group, members)
+     * \param issuedBy the ranks that issued it
+     * \return the line DescribeIncomplete gives for it
+     */
+    static std::string DescribeIssued(const ReplayCollective& c, std::vector<uint32_t> issuedBy);
+
   private:
     /** \return the plan of a call, shared with earlier identical calls */
     std::shared_ptr<const CollectivePlan> PlanFor(const ReplayCollectiveCall& call);

@@ -131,6 +131,7 @@ ReplayEngine::SetProcessRanks(std::vector<bool> local)
     }
     m_local = std::move(local);
     m_localRanks = static_cast<uint32_t>(std::count(m_local.begin(), m_local.end(), true));
+    m_acrossProcesses = true;
 }
 
 bool
@@ -179,8 +180,8 @@ ReplayEngine::WireId(const ReplayCollective& c) const
     if (id > CollectiveTag::kMaxCollectiveId)
     {
         throw InputError("collective #" + std::to_string(c.sequence) + " of group '" + c.group +
-                         "': the wire numbers a collective sequence x " +
-                         std::to_string(places) + " groups + its group, up to " +
+                         "': the wire numbers a collective sequence x " + std::to_string(places) +
+                         " groups + its group, up to " +
                          std::to_string(CollectiveTag::kMaxCollectiveId) +
                          ", and this one is beyond");
     }
@@ -522,7 +523,9 @@ ReplayEngine::DescribeStuck(size_t limit) const
             lines.push_back(app->DescribeBlocked(4));
         }
     }
-    for (const std::string& line : m_matcher->DescribeIncomplete(limit))
+    // Across processes the collectives are described once their members' are gathered.
+    for (const std::string& line :
+         m_acrossProcesses ? std::vector<std::string>() : m_matcher->DescribeIncomplete(limit))
     {
         lines.push_back(line);
     }

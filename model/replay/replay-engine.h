@@ -324,6 +324,7 @@ class ReplayEngine : public Object
     std::map<std::string, uint32_t> m_groupPlace;            //!< pg_name -> place, world 0
     std::vector<bool> m_local;                               //!< by rank: run here
     uint32_t m_localRanks{0};                                //!< ranks run here
+    bool m_acrossProcesses{false};                           //!< SetProcessRanks was called
     std::vector<Arrival> m_arrivals;                         //!< across processes
     std::vector<uint64_t> m_p2pSent;                         //!< per rank
     std::vector<ReplaySendRecord> m_sends;                   //!< every send, issue order
