@@ -101,6 +101,7 @@ MeasureAlone(const ReplayRunConfig& config, ReplayResult& result)
     }
 }
 
+#ifdef MLFABRIC_MPI
 /** Refuse, naming the option, what a replay across processes does not run. */
 void
 RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
@@ -129,6 +130,7 @@ RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
                          ": under mpirun the replay runs at packet level only");
     }
 }
+#endif
 
 int
 Main(int argc, char** argv)
@@ -376,15 +378,12 @@ Main(int argc, char** argv)
         config.timelinePath.empty() ? 0 : static_cast<uint32_t>(timelineLinks);
 
     std::shared_ptr<ProcessGroup> processes;
+#ifdef MLFABRIC_MPI
+    // Without the mpi module RunMain refuses a start under mpirun.
     if (GetLaunchedProcessCount() > 1)
     {
         RefuseSingleProcessOptions(cli, config);
-#ifdef MLFABRIC_MPI
         processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
-#else
-        throw InputError("under mpirun: this build has no ns-3 mpi module (./mlfabric mpi "
-                         "builds it), so each process would run the whole replay");
-#endif
         RefuseWholeNetworkOptions(config.network.failures, config.invariantPeriod, *processes);
         if (cli.Get("mpi-engine") == "null-message" && !config.stopTime.IsStrictlyPositive())
         {
@@ -404,6 +403,7 @@ Main(int argc, char** argv)
             config.progress = nullptr;
         }
     }
+#endif
 
     std::signal(SIGINT, OnInterrupt);
     ReplayResult result = RunReplay(config);
