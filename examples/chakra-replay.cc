@@ -132,6 +132,97 @@ RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
 }
 #endif
 
+/**
+ * Print the tables and write the CSV and summary files of a replay.
+ * \param cli the options
+ * \param config the run
+ * \param result its figures
+ * \param perProcess across processes: each one's events and wall time; else nullptr
+ * \param maxCollectives collective rows printed
+ */
+void
+Report(const ExampleCli& cli,
+       const ReplayRunConfig& config,
+       ReplayResult& result,
+       const ProcessFigures* perProcess,
+       uint64_t maxCollectives)
+{
+    const bool multi = !config.jobs.empty();
+    if (multi && cli.GetBool("alone") && result.completed)
+    {
+        MeasureAlone(config, result);
+    }
+    if (result.networkStats)
+    {
+        std::cout << FormatEffectiveSettings(result.networkStats->effective) << "\n";
+    }
+    if (multi)
+    {
+        PrintReplayJobTables(std::cout, config, result, maxCollectives);
+    }
+    else
+    {
+        PrintReplayTables(std::cout, config, result, maxCollectives);
+    }
+    for (size_t j = 0; j < result.criticalPaths.size(); ++j)
+    {
+        std::cout << (multi ? "job " + result.jobs[j].name + ": " : std::string("\n"))
+                  << DescribeCriticalPath(result.criticalPaths[j]) << "\n";
+    }
+    PrintInvariantReport(std::cout, result.invariants);
+    PrintFailureReport(std::cout, result.failures);
+    if (cli.GetBool("astra-log"))
+    {
+        std::cout << "\n";
+        PrintAstraSimLines(std::cout, result);
+    }
+    if (multi)
+    {
+        WriteReplayJobsCsv(cli.Get("csv"), result);
+    }
+    else
+    {
+        WriteReplayCsv(cli.Get("csv"), result);
+    }
+    if (!cli.Get("summary").empty())
+    {
+        nlohmann::json summary =
+            multi ? ReplayJobsToJson(config, result) : ReplayToJson(config, result);
+        if (result.invariants.checked)
+        {
+            summary["invariants"] = ToJson(result.invariants);
+        }
+        if (!result.failures.empty())
+        {
+            summary["failures"] = FailuresToJson(result.failures);
+        }
+        if (!multi && !result.criticalPaths.empty())
+        {
+            summary["critical_path"] = CriticalPathToJson(result.criticalPaths.front());
+        }
+        else if (!result.criticalPaths.empty())
+        {
+            nlohmann::json paths = nlohmann::json::array();
+            for (size_t j = 0; j < result.criticalPaths.size(); ++j)
+            {
+                paths.push_back(CriticalPathToJson(result.criticalPaths[j]));
+                paths.back()["job"] = result.jobs[j].name;
+            }
+            summary["critical_paths"] = paths;
+        }
+        if (result.networkStats)
+        {
+            summary["effective_settings"] = EffectiveSettingsToJson(result.networkStats->effective);
+        }
+        if (perProcess)
+        {
+            AddProcessesToSummary(
+                summary, result.partition, perProcess->events, perProcess->seconds);
+        }
+        WriteSummary(cli.Get("summary"), summary);
+    }
+}
+
 int
 Main(int argc, char** argv)
 {
@@ -418,86 +509,14 @@ Main(int argc, char** argv)
             result.events += perProcess.events[q];
             result.wallSeconds = std::max(result.wallSeconds, perProcess.seconds[q]);
         }
-        // Every process holds the whole run's figures; the first alone reports them, and
-        // the others end with its status.
-        if (processes->GetProcess() != 0)
-        {
-            return result.completed ? 0 : (result.stuck.empty() ? 1 : 2);
-        }
-    }
-    if (multi && cli.GetBool("alone") && result.completed)
-    {
-        MeasureAlone(config, result);
     }
     std::signal(SIGINT, SIG_DFL);
-
-    if (result.networkStats)
+    // Every process holds the whole run's figures; the first alone reports them. Each
+    // ends with the same status and error line: mpirun may stop the others as soon as one
+    // has ended, before they could write it.
+    if (!processes || processes->GetProcess() == 0)
     {
-        std::cout << FormatEffectiveSettings(result.networkStats->effective) << "\n";
-    }
-    if (multi)
-    {
-        PrintReplayJobTables(std::cout, config, result, maxCollectives);
-    }
-    else
-    {
-        PrintReplayTables(std::cout, config, result, maxCollectives);
-    }
-    for (size_t j = 0; j < result.criticalPaths.size(); ++j)
-    {
-        std::cout << (multi ? "job " + result.jobs[j].name + ": " : std::string("\n"))
-                  << DescribeCriticalPath(result.criticalPaths[j]) << "\n";
-    }
-    PrintInvariantReport(std::cout, result.invariants);
-    PrintFailureReport(std::cout, result.failures);
-    if (cli.GetBool("astra-log"))
-    {
-        std::cout << "\n";
-        PrintAstraSimLines(std::cout, result);
-    }
-    if (multi)
-    {
-        WriteReplayJobsCsv(cli.Get("csv"), result);
-    }
-    else
-    {
-        WriteReplayCsv(cli.Get("csv"), result);
-    }
-    if (!cli.Get("summary").empty())
-    {
-        nlohmann::json summary =
-            multi ? ReplayJobsToJson(config, result) : ReplayToJson(config, result);
-        if (result.invariants.checked)
-        {
-            summary["invariants"] = ToJson(result.invariants);
-        }
-        if (!result.failures.empty())
-        {
-            summary["failures"] = FailuresToJson(result.failures);
-        }
-        if (!multi && !result.criticalPaths.empty())
-        {
-            summary["critical_path"] = CriticalPathToJson(result.criticalPaths.front());
-        }
-        else if (!result.criticalPaths.empty())
-        {
-            nlohmann::json paths = nlohmann::json::array();
-            for (size_t j = 0; j < result.criticalPaths.size(); ++j)
-            {
-                paths.push_back(CriticalPathToJson(result.criticalPaths[j]));
-                paths.back()["job"] = result.jobs[j].name;
-            }
-            summary["critical_paths"] = paths;
-        }
-        if (result.networkStats)
-        {
-            summary["effective_settings"] = EffectiveSettingsToJson(result.networkStats->effective);
-        }
-        if (processes)
-        {
-            AddProcessesToSummary(summary, result.partition, perProcess.events, perProcess.seconds);
-        }
-        WriteSummary(cli.Get("summary"), summary);
+        Report(cli, config, result, processes ? &perProcess : nullptr, maxCollectives);
     }
     if (!result.invariants.violations.empty())
     {
