@@ -6,6 +6,11 @@
 #include "ns3/fabric-partition.h"
 #include "ns3/input-error.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
 namespace ns3
 {
 
@@ -45,6 +50,42 @@ SplitAcrossProcesses(const Fabric& fabric,
     }
     net.SetPartition(split, processes.GetProcess(), processes.GetRemoteChannelType());
     return DescribeFabricPartition(fabric, split) + ", engine " + processes.GetEngine();
+}
+
+BusiestQueue
+GatherBusiestQueue(ProcessGroup& processes, const QueueMonitor& queues, Time until)
+{
+    std::vector<int64_t> lastChange{queues.LastChange().GetTimeStep()};
+    processes.MaxOver(lastChange);
+    BusiestQueue busiest;
+    busiest.until = Max(until, TimeStep(lastChange[0]));
+    std::ostringstream text;
+    for (const QueueMonitor::PortQueue& q : queues.GetPorts(busiest.until))
+    {
+        // Hexadecimal keeps the mean exact.
+        char mean[64];
+        std::snprintf(mean, sizeof(mean), "%a", q.meanBytes);
+        text << q.node << ' ' << q.port << ' ' << q.peakBytes << ' ' << mean << '\n';
+    }
+    std::map<std::pair<uint32_t, uint32_t>, QueueMonitor::PortQueue> all;
+    for (const std::string& part : processes.Gather(text.str()))
+    {
+        std::istringstream in(part);
+        QueueMonitor::PortQueue q;
+        std::string mean;
+        while (in >> q.node >> q.port >> q.peakBytes >> mean)
+        {
+            q.meanBytes = std::strtod(mean.c_str(), nullptr);
+            all[{q.node, q.port}] = q;
+        }
+    }
+    std::vector<QueueMonitor::PortQueue> ports;
+    for (const auto& entry : all)
+    {
+        ports.push_back(entry.second);
+    }
+    busiest.queue = QueueMonitor::FindBottleneck(ports);
+    return busiest;
 }
 
 ProcessFigures

@@ -7,6 +7,7 @@
 #include "ns3/fabric.h"
 #include "ns3/nstime.h"
 #include "ns3/process-group.h"
+#include "ns3/queue-monitor.h"
 #include "ns3/roce-network.h"
 
 #include <cstdint>
@@ -54,6 +55,28 @@ struct ProcessFigures
     std::vector<uint64_t> events; //!< events, by process
     std::vector<double> seconds;  //!< wall time of the simulation, s, by process
 };
+
+/**
+ * \ingroup mlfabric-helper
+ * The busiest switch queue over every process's switches, as one process finds it.
+ */
+struct BusiestQueue
+{
+    QueueMonitor::PortQueue queue; //!< its figures
+    Time until;                    //!< the end of their span
+};
+
+/**
+ * \ingroup mlfabric-helper
+ * Read every process's queues over [0, \p until], or to the last queue change on any
+ * process if that is later (a queue's mean runs at least to its last change), and pick
+ * the busiest (QueueMonitor::FindBottleneck).
+ * \param processes the processes of the run
+ * \param queues this process's queue monitor
+ * \param until the end of the span wanted
+ * \return the busiest queue and the span's end
+ */
+BusiestQueue GatherBusiestQueue(ProcessGroup& processes, const QueueMonitor& queues, Time until);
 
 /**
  * \ingroup mlfabric-helper

@@ -7,8 +7,6 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -139,40 +137,14 @@ GatherPorts(IncastResult& r, ProcessGroup& processes, const RoceNetwork& net)
 void
 GatherBottleneck(IncastResult& r, ProcessGroup& processes, const QueueMonitor& queues, Time until)
 {
-    std::vector<int64_t> lastChange{queues.LastChange().GetTimeStep()};
-    processes.MaxOver(lastChange);
-    if (lastChange[0] > until.GetTimeStep())
+    const BusiestQueue busiest = GatherBusiestQueue(processes, queues, until);
+    if (busiest.until > until)
     {
         r.queueCaveat = "a switch queue changed after the last completion, at " +
-                        std::to_string(TimeStep(lastChange[0]).GetSeconds() * 1e6) +
+                        std::to_string(busiest.until.GetSeconds() * 1e6) +
                         " us: the bottleneck figures run to then, not to the completion";
-        until = TimeStep(lastChange[0]);
     }
-    std::ostringstream text;
-    for (const QueueMonitor::PortQueue& q : queues.GetPorts(until))
-    {
-        char mean[64];
-        std::snprintf(mean, sizeof(mean), "%a", q.meanBytes);
-        text << q.node << ' ' << q.port << ' ' << q.peakBytes << ' ' << mean << '\n';
-    }
-    std::map<std::pair<uint32_t, uint32_t>, QueueMonitor::PortQueue> all;
-    for (const std::string& part : processes.Gather(text.str()))
-    {
-        std::istringstream in(part);
-        QueueMonitor::PortQueue q;
-        std::string mean;
-        while (in >> q.node >> q.port >> q.peakBytes >> mean)
-        {
-            q.meanBytes = std::strtod(mean.c_str(), nullptr);
-            all[{q.node, q.port}] = q;
-        }
-    }
-    std::vector<QueueMonitor::PortQueue> ports;
-    for (const auto& entry : all)
-    {
-        ports.push_back(entry.second);
-    }
-    const QueueMonitor::PortQueue q = QueueMonitor::FindBottleneck(ports);
+    const QueueMonitor::PortQueue& q = busiest.queue;
     r.bottleneck = "switch " + std::to_string(q.node) + " port " + std::to_string(q.port);
     r.peakQueueBytes = q.peakBytes;
     r.meanQueueBytes = q.meanBytes;

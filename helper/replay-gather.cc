@@ -3,6 +3,7 @@
  */
 #include "replay-gather.h"
 
+#include "ns3/distributed-run.h"
 #include "ns3/replay-collective-matcher.h"
 
 #include <nlohmann/json.hpp>
@@ -343,41 +344,15 @@ GatherNetwork(ReplayResult& r, ProcessGroup& processes, const QueueMonitor* queu
     {
         return;
     }
-    std::vector<int64_t> lastChange{queues->LastChange().GetTimeStep()};
-    processes.MaxOver(lastChange);
-    Time until = r.simulated;
-    if (lastChange[0] > until.GetTimeStep())
+    const BusiestQueue busiest = GatherBusiestQueue(processes, *queues, r.simulated);
+    if (busiest.until > r.simulated)
     {
-        until = TimeStep(lastChange[0]);
         r.warnings.push_back("the busiest queue's mean runs to " +
-                             std::to_string(until.GetMicroSeconds()) +
+                             std::to_string(busiest.until.GetMicroSeconds()) +
                              " us, the network's last queue change, not to the last rank's "
                              "finish: one process stops there");
     }
-    nlohmann::json mine = nlohmann::json::array();
-    for (const QueueMonitor::PortQueue& q : queues->GetPorts(until))
-    {
-        mine.push_back({q.node, q.port, q.peakBytes, q.meanBytes});
-    }
-    std::map<std::pair<uint32_t, uint32_t>, QueueMonitor::PortQueue> ports;
-    for (const nlohmann::json& part : GatherJson(processes, mine))
-    {
-        for (const nlohmann::json& j : part)
-        {
-            QueueMonitor::PortQueue q;
-            q.node = j[0];
-            q.port = j[1];
-            q.peakBytes = j[2];
-            q.meanBytes = j[3];
-            ports[{q.node, q.port}] = q;
-        }
-    }
-    std::vector<QueueMonitor::PortQueue> all;
-    for (const auto& entry : ports)
-    {
-        all.push_back(entry.second);
-    }
-    s->meanQueueBytes = QueueMonitor::FindBottleneck(all).meanBytes;
+    s->meanQueueBytes = busiest.queue.meanBytes;
 }
 
 } // namespace
