@@ -102,14 +102,14 @@ MeasureAlone(const ReplayRunConfig& config, ReplayResult& result)
 }
 
 #ifdef MLFABRIC_MPI
-/** Refuse, naming the option, what a replay across processes does not run. */
+/**
+ * Refuse, naming the option, what a replay across processes does not run and the replay
+ * itself does not refuse (ReplaySession::Build, ReplayEngine::SetProcessRanks).
+ */
 void
-RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
+RefuseSingleProcessOptions(const ExampleCli& cli)
 {
     const std::pair<const char*, const char*> refused[] = {
-        {"job", "a run across processes replays one workload on the whole fabric"},
-        {"alone", "a run across processes replays one workload on the whole fabric"},
-        {"remote-memory", "the remote memory's pool is shared by every rank"},
         {"qp-per-message",
          "a receiver finds its queue pair by the sender's numbering, which only queue pairs "
          "per peer opened before the run keep alike on every process"},
@@ -123,11 +123,6 @@ RefuseSingleProcessOptions(const ExampleCli& cli, const ReplayRunConfig& config)
         {
             throw InputError("--" + std::string(option) + ": not under mpirun: " + why);
         }
-    }
-    if (config.network.backend != ReplayBackendKind::Packet)
-    {
-        throw InputError("--backend=" + ToString(config.network.backend) +
-                         ": under mpirun the replay runs at packet level only");
     }
 }
 #endif
@@ -473,7 +468,7 @@ Main(int argc, char** argv)
     // Without the mpi module RunMain refuses a start under mpirun.
     if (GetLaunchedProcessCount() > 1)
     {
-        RefuseSingleProcessOptions(cli, config);
+        RefuseSingleProcessOptions(cli);
         processes = std::make_shared<MpiProcessGroup>(cli.Get("mpi-engine"));
         RefuseWholeNetworkOptions(config.network.failures, config.invariantPeriod, *processes);
         if (cli.Get("mpi-engine") == "null-message" && !config.stopTime.IsStrictlyPositive())

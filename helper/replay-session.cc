@@ -91,8 +91,8 @@ ReplaySession::Build(const ReplayNetworkConfig& config)
         }
         if (config.backend != ReplayBackendKind::Packet)
         {
-            throw InputError("--backend: runs across processes are packet level only (got " +
-                             ToString(config.backend) + ")");
+            throw InputError("--backend=" + ToString(config.backend) +
+                             ": under mpirun the replay runs at packet level only");
         }
     }
     m_net = BuildReplayNetwork(config);
