@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -80,12 +81,14 @@ RunGuard::Check()
 {
     std::string cycle = FindPauseCycle();
     uint64_t progress = Progress();
-    bool outstanding = AnyOutstanding();
     bool finished = m_finished && m_finished();
+    // In one process the queue pairs are walked only once the run has stalled; across
+    // processes every check adds up every process's.
+    std::optional<bool> outstanding;
     if (m_processes)
     {
         std::vector<uint64_t> sums{
-            cycle.empty() ? 0u : 1u, progress, outstanding ? 1u : 0u, finished ? 0u : 1u};
+            cycle.empty() ? 0u : 1u, progress, AnyOutstanding() ? 1u : 0u, finished ? 0u : 1u};
         m_processes->SumOver(sums);
         if (sums[0] > 0 && cycle.empty())
         {
@@ -105,7 +108,8 @@ RunGuard::Check()
         m_lastProgress = progress;
         m_lastProgressTime = Simulator::Now();
     }
-    else if (Simulator::Now() - m_lastProgressTime >= m_stallTimeout && outstanding)
+    else if (Simulator::Now() - m_lastProgressTime >= m_stallTimeout &&
+             (outstanding ? *outstanding : AnyOutstanding()))
     {
         Stop(Verdict::STALL, DescribeStall());
         return;
