@@ -5,8 +5,10 @@
 // with 82 bytes of RoCEv2 headers each) over the line rate, plus propagation, the
 // default switch and NIC pipelines and one packet's store-and-forward per further hop; flows on one
 // bottleneck share it equally; max-min fairness on two bottlenecks; bytes are conserved through
-// starts and stops; re-solving only the touched component gives the rates of a full re-solve.
+// starts and stops; re-solving only the touched component gives the rates of a full re-solve;
+// the starts and stops of one instant share one re-solve.
 #include "ns3/boolean.h"
+#include "ns3/callback.h"
 #include "ns3/fabric.h"
 #include "ns3/flow-backend.h"
 #include "ns3/input-error.h"
@@ -19,6 +21,7 @@
 
 #include <map>
 #include <random>
+#include <vector>
 
 using namespace ns3;
 
@@ -78,6 +81,13 @@ Post(Ptr<FlowBackend> b, Times& t, uint32_t src, uint32_t dst, uint64_t bytes, u
         { t.arrived[m.tag] = Simulator::Now().GetPicoSeconds(); });
 }
 
+/** Resolved trace sink: the flows of each re-solve, in \p sizes. */
+void
+RecordResolve(std::vector<uint32_t>* sizes, uint32_t flows)
+{
+    sizes->push_back(flows);
+}
+
 } // namespace
 
 TEST(FlowBackend, OneFlowIsWireBytesOverRatePlusLatency)
@@ -126,6 +136,46 @@ TEST(FlowBackend, IncastSharesTheBottleneckEqually)
     {
         EXPECT_EQ(t.arrived.at(s), 4 * kMiBWire * 80 + 2'000'000 + 4178 * 80 + kPipelinesPs);
     }
+    Simulator::Destroy();
+}
+
+TEST(FlowBackend, StartsAndStopsOfOneInstantShareOneResolve)
+{
+    // Four flows start together and, with equal shares, drain at the same picosecond:
+    // one solve of 4 rates for the four starts; the four stops leave no flow to solve.
+    // The trace reports both instants, 4 flows each (the stopped ones at rate 0).
+    auto b = Backend(Star(5));
+    Times t;
+    std::vector<uint32_t> resolves;
+    b->TraceConnectWithoutContext("Resolved", MakeBoundCallback(&RecordResolve, &resolves));
+    for (uint32_t s = 1; s <= 4; ++s)
+    {
+        Post(b, t, s, 0, kMiB, s);
+    }
+    Simulator::Run();
+    EXPECT_EQ(b->GetAllocator().GetSolveCount(), 1U);
+    EXPECT_EQ(b->GetAllocator().GetSolvedFlowCount(), 4U);
+    EXPECT_EQ(resolves, (std::vector<uint32_t>{4, 4}));
+    EXPECT_EQ(b->GetDeliveredBytes(), 4 * kMiB);
+    Simulator::Destroy();
+}
+
+TEST(FlowBackend, QueuePairStoppedAndRestartedAtOneInstantSendsAgain)
+{
+    // The second message is posted at the picosecond the first has left, after the
+    // drain: the queue pair stops and starts again at one instant, with the same rate.
+    auto b = Backend(Star(2));
+    Times t;
+    Post(b, t, 0, 1, kMiB, 1);
+    const int64_t drained = kMiBWire * 80;
+    Simulator::Schedule(
+        PicoSeconds(1),
+        [&]()
+        { Simulator::Schedule(PicoSeconds(drained - 1), [&]() { Post(b, t, 0, 1, kMiB, 2); }); });
+    Simulator::Run();
+    const int64_t fixed = 2'000'000 + 4178 * 80 + kPipelinesPs;
+    EXPECT_EQ(t.arrived.at(1), drained + fixed);
+    EXPECT_EQ(t.arrived.at(2), 2 * drained + fixed);
     Simulator::Destroy();
 }
 

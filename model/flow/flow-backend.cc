@@ -102,7 +102,8 @@ FlowBackend::GetTypeId()
                           MakeTimeAccessor(&FlowBackend::m_ackTurnaround),
                           MakeTimeChecker(Time(0)))
             .AddTraceSource("Resolved",
-                            "A flow started or stopped and the rates were re-solved",
+                            "Flows started or stopped and the rates were re-solved, once per "
+                            "instant of starts and stops",
                             MakeTraceSourceAccessor(&FlowBackend::m_resolved),
                             "ns3::FlowBackend::ResolvedCallback");
     return tid;
@@ -115,6 +116,9 @@ void
 FlowBackend::DoDispose()
 {
     m_wakeup.Cancel();
+    m_wakeupPs = FlowDrainQueue::kNever;
+    m_resolve.Cancel();
+    m_resolvePending = false;
     m_qps.clear();
     m_rates.reset();
     m_router.reset();
@@ -147,7 +151,7 @@ FlowBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
     m_rates = std::make_unique<FlowRateAllocator>(capacity, m_incremental);
     m_qps.clear();
     m_flowQp.clear();
-    m_qpOf.clear();
+    m_qpOf.assign(m_fabric->GetNpuCount(), {});
     m_hopQp.clear();
     m_reductions.clear();
     // In-switch reductions use the packet level's engine settings.
@@ -408,13 +412,17 @@ FlowBackend::QueuePairFor(const Message& message)
     {
         return Open(message.src, message.dst);
     }
-    auto it = m_qpOf.find({message.src, message.dst});
-    if (it != m_qpOf.end())
+    // A rank sends to few peers: a short list per sender stays in cache.
+    auto& peers = m_qpOf.at(message.src);
+    for (const auto& [dst, id] : peers)
     {
-        return it->second;
+        if (dst == message.dst)
+        {
+            return id;
+        }
     }
     const uint32_t id = Open(message.src, message.dst);
-    m_qpOf.emplace(std::make_pair(message.src, message.dst), id);
+    peers.emplace_back(message.dst, id);
     return id;
 }
 
@@ -463,7 +471,35 @@ FlowBackend::Advance(QueuePair& qp)
 void
 FlowBackend::SetActive(uint32_t id, bool active)
 {
-    const std::vector<uint32_t>& changed = m_rates->SetActive(m_qps[id].flow, active);
+    QueuePair& qp = m_qps[id];
+    if (!active)
+    {
+        // A stopped flow sends nothing from now on; the others' shares wait for ApplyRates.
+        qp.rate = 0;
+        m_drains.Clear(id);
+    }
+    m_rates->SetActive(qp.flow, active);
+    // OnWakeup applies the rates itself once its drains are done.
+    if (!m_inWakeup && !m_resolvePending)
+    {
+        m_resolvePending = true;
+        m_resolve = Simulator::ScheduleNow(&FlowBackend::ApplyRates, this);
+    }
+}
+
+void
+FlowBackend::ApplyRates()
+{
+    if (m_resolvePending)
+    {
+        m_resolvePending = false;
+        m_resolve.Cancel();
+    }
+    if (!m_rates->HasChanges())
+    {
+        return;
+    }
+    const std::vector<uint32_t>& changed = m_rates->Resolve();
     for (uint32_t f : changed)
     {
         QueuePair& qp = m_qps[m_flowQp[f]];
@@ -498,11 +534,16 @@ void
 FlowBackend::ArmWakeup()
 {
     const int64_t next = m_drains.NextTime();
-    if (next == FlowDrainQueue::kNever || (m_wakeup.IsRunning() && m_wakeupPs <= next))
+    // m_wakeupPs is kNever while no wake-up is pending (EventId::IsRunning costs a
+    // scheduler look-up, and this runs at every drain).
+    if (next == FlowDrainQueue::kNever || m_wakeupPs <= next)
     {
         return;
     }
-    m_wakeup.Cancel();
+    if (m_wakeupPs != FlowDrainQueue::kNever)
+    {
+        m_wakeup.Cancel();
+    }
     m_wakeupPs = next;
     m_wakeup =
         Simulator::Schedule(PicoSeconds(next) - Simulator::Now(), &FlowBackend::OnWakeup, this);
@@ -512,11 +553,19 @@ void
 FlowBackend::OnWakeup()
 {
     m_wakeupPs = FlowDrainQueue::kNever;
+    const int64_t now = Simulator::Now().GetPicoSeconds();
     uint32_t qp = 0;
-    while (m_drains.PopDue(Simulator::Now().GetPicoSeconds(), qp))
+    m_inWakeup = true;
+    // The drains due now share one re-solve; a rate it raises may make another due now.
+    do
     {
-        OnDrained(qp);
-    }
+        while (m_drains.PopDue(now, qp))
+        {
+            OnDrained(qp);
+        }
+        ApplyRates();
+    } while (m_drains.NextTime() <= now);
+    m_inWakeup = false;
     ArmWakeup();
 }
 

@@ -34,12 +34,13 @@ namespace ns3
  * of first message, or one per message with QpPerMessage) and numbered as the NICs
  * number them, so FlowRouter gives each the packet level's ECMP path. A queue pair sends
  * its messages one after another; a message's bytes on the wire are its MTU packets
- * with their headers (FlowWire). The fair share is re-solved when a queue pair starts or
- * stops sending (FlowRateAllocator); each link's capacity is its rate, and a flow loads
- * the links of its ACK path with AckWeight of its rate. A message arrives when its last
- * byte has left at the flow's rate plus its path's fixed time (FlowPathTiming:
- * propagation and per-hop store-and-forward of one packet), and has left its sender
- * when the ACK of its last packet is back.
+ * with their headers (FlowWire). The fair share is re-solved when queue pairs start or
+ * stop sending (FlowRateAllocator), once for all that start or stop at the same time
+ * (ApplyRates runs after the events already due then); each link's capacity is its rate, and a flow
+ * loads the links of its ACK path with AckWeight of its rate. A message arrives when its last byte
+ * has left at the flow's rate plus its path's fixed time (FlowPathTiming: propagation and per-hop
+ * store-and-forward of one packet), and has left its sender when the ACK of its last packet is
+ * back.
  *
  * An in-switch reduction (ReduceInSwitch) is a flow per member up its link to the switch
  * and, once every member's first chunk is there, a flow per member down with the result
@@ -151,7 +152,8 @@ class FlowBackend : public NetworkBackend
     const std::vector<uint32_t>& GetDataPath(uint32_t qp) const;
 
     /**
-     * TracedCallback signature of Resolved: a start or stop re-solved the rates.
+     * TracedCallback signature of Resolved: the starts and stops of one instant re-solved
+     * the rates.
      * \param flows how many flows were re-solved
      */
     typedef void (*ResolvedCallback)(uint32_t flows);
@@ -251,8 +253,11 @@ class FlowBackend : public NetworkBackend
     /** Charge the bytes \p qp has sent at its rate since it was last brought up to date. \param qp
      * it */
     void Advance(QueuePair& qp);
-    /** Start or stop \p qp's flow and reschedule every flow whose rate was re-solved. */
+    /** Start or stop \p qp's flow; the shares follow in ApplyRates, at the same time. */
     void SetActive(uint32_t qp, bool active);
+    /** Re-solve the shares the starts and stops since the last call change and reschedule
+     * the drains of the flows whose rate moved. */
+    void ApplyRates();
     /** (Re)schedule the drain of \p qp's head message at its current rate. */
     void ScheduleDrain(uint32_t qp);
     /** Have the one simulator event of the backend due at the earliest drain. */
@@ -283,15 +288,18 @@ class FlowBackend : public NetworkBackend
     std::vector<QueuePair> m_qps;                          //!< in order of opening
     FlowDrainQueue m_drains;                    //!< when each head message will have left
     EventId m_wakeup;                           //!< the earliest drain's event
+    EventId m_resolve;                          //!< the pending ApplyRates
+    bool m_resolvePending{false};               //!< m_resolve is scheduled
+    bool m_inWakeup{false};                     //!< OnWakeup is handling drains
     int64_t m_wakeupPs{FlowDrainQueue::kNever}; //!< its time
     std::vector<uint32_t> m_flowQp;             //!< flow id -> queue pair
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_qpOf; //!< (src, dst) -> queue pair
-    std::vector<uint32_t> m_txQps;                            //!< rank -> queue pairs it opened
-    std::vector<uint32_t> m_rxQps;                            //!< rank -> queue pairs opened to it
-    uint64_t m_deliveredMessages{0};                          //!< messages delivered
-    uint64_t m_deliveredBytes{0};                             //!< payload delivered
-    double m_wireBytesSent{0};                                //!< wire bytes sent
-    TracedCallback<uint32_t> m_resolved;                      //!< Resolved trace
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> m_qpOf; //!< src -> (dst, queue pair)
+    std::vector<uint32_t> m_txQps;       //!< rank -> queue pairs it opened
+    std::vector<uint32_t> m_rxQps;       //!< rank -> queue pairs opened to it
+    uint64_t m_deliveredMessages{0};     //!< messages delivered
+    uint64_t m_deliveredBytes{0};        //!< payload delivered
+    double m_wireBytesSent{0};           //!< wire bytes sent
+    TracedCallback<uint32_t> m_resolved; //!< Resolved trace
 
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_hopQp; //!< (from, to) node -> hop QP
     std::map<ReductionKey, Reduction> m_reductions;            //!< in-switch reductions

@@ -74,14 +74,13 @@ FlowRateAllocator::Detach(uint32_t id)
     }
 }
 
-const std::vector<uint32_t>&
+void
 FlowRateAllocator::SetActive(uint32_t id, bool active)
 {
     Flow& flow = m_flows[id];
-    m_changed.clear();
     if (flow.active == active)
     {
-        return m_changed;
+        return;
     }
     flow.active = active;
     if (active)
@@ -96,34 +95,55 @@ FlowRateAllocator::SetActive(uint32_t id, bool active)
         --m_activeCount;
         flow.rate = 0;
     }
+    m_touched.push_back(id);
+}
+
+const std::vector<uint32_t>&
+FlowRateAllocator::Resolve()
+{
+    m_changed.clear();
+    if (m_touched.empty())
+    {
+        return m_changed;
+    }
+    ++m_collection;
     if (m_incremental)
     {
-        CollectComponent(id);
+        CollectComponents();
     }
     else
     {
         CollectAll();
     }
-    Resolve();
-    if (!active)
+    Solve();
+    // Stopped flows (rate 0) are reported once, even if stopped and started again.
+    for (uint32_t f : m_touched)
     {
-        m_changed.push_back(id);
+        Flow& flow = m_flows[f];
+        if (!flow.active && flow.mark != m_collection)
+        {
+            flow.mark = m_collection;
+            m_changed.push_back(f);
+        }
     }
+    m_touched.clear();
     return m_changed;
 }
 
 void
-FlowRateAllocator::CollectComponent(uint32_t start)
+FlowRateAllocator::CollectComponents()
 {
-    ++m_collection;
     std::vector<uint32_t>& links = m_linkStack;
     links.clear();
-    for (const FlowLinkUse& use : m_flows[start].uses)
+    for (uint32_t touched : m_touched)
     {
-        if (m_linkMark[use.link] != m_collection)
+        for (const FlowLinkUse& use : m_flows[touched].uses)
         {
-            m_linkMark[use.link] = m_collection;
-            links.push_back(use.link);
+            if (m_linkMark[use.link] != m_collection)
+            {
+                m_linkMark[use.link] = m_collection;
+                links.push_back(use.link);
+            }
         }
     }
     while (!links.empty())
@@ -158,13 +178,14 @@ FlowRateAllocator::CollectAll()
     {
         if (m_flows[f].active)
         {
+            m_flows[f].mark = m_collection;
             m_changed.push_back(f);
         }
     }
 }
 
 void
-FlowRateAllocator::Resolve()
+FlowRateAllocator::Solve()
 {
     if (m_changed.empty())
     {

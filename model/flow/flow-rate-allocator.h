@@ -17,9 +17,11 @@ namespace ns3
  * The max-min fair rates of the active flows, kept up to date as flows start and stop.
  *
  * Rates depend only on the flows that share links with each other, directly or through
- * others: a component of the flow-link graph. A start or stop re-solves only the
- * component(s) the flow touches (Incremental); otherwise every active flow is re-solved,
- * which gives the same rates and serves to measure what the components save.
+ * others: a component of the flow-link graph. Starts and stops are collected and one
+ * Resolve re-solves the component(s) they touch (Incremental); otherwise every active
+ * flow, which gives the same rates and serves to measure what the components save. The
+ * caller resolves once for all the changes of one instant: a ring's steps end together,
+ * and each re-solving the ring's component alone would repeat the same work.
  */
 class FlowRateAllocator
 {
@@ -38,12 +40,26 @@ class FlowRateAllocator
     uint32_t AddFlow(std::vector<FlowLinkUse> uses);
 
     /**
-     * Make \p flow active or inactive and re-solve.
+     * Make \p flow active or inactive. An inactive flow's rate is 0 at once; the rates of
+     * the flows it shares links with are brought up to date by the next Resolve.
      * \param flow a flow id
      * \param active its new state
-     * \return the flows whose rate was re-solved (the old rate may equal the new one)
      */
-    const std::vector<uint32_t>& SetActive(uint32_t flow, bool active);
+    void SetActive(uint32_t flow, bool active);
+
+    /** \return true if a start or stop awaits Resolve */
+    bool
+    HasChanges() const
+    {
+        return !m_touched.empty();
+    }
+
+    /**
+     * Re-solve the rates the starts and stops since the last Resolve affect.
+     * \return the flows whose rate was re-solved, stopped ones included (the old rate may
+     *         equal the new one)
+     */
+    const std::vector<uint32_t>& Resolve();
 
     /** \param flow a flow id \return its rate, bit/s (0 while inactive) */
     double
@@ -98,12 +114,12 @@ class FlowRateAllocator
         uint64_t mark{0};              //!< last collection that reached it
     };
 
-    /** Collect the active flows reachable from \p flow's links into m_changed. */
-    void CollectComponent(uint32_t flow);
+    /** Collect the active flows reachable from the touched flows' links into m_changed. */
+    void CollectComponents();
     /** Collect every active flow into m_changed. */
     void CollectAll();
-    /** Re-solve the flows in m_changed. */
-    void Resolve();
+    /** Solve the flows in m_changed. */
+    void Solve();
     /** Put \p flow on its links' lists. */
     void Attach(uint32_t flow);
     /** Take \p flow off its links' lists. */
@@ -117,6 +133,7 @@ class FlowRateAllocator
     uint64_t m_collection{0};                               //!< collections so far
     uint32_t m_activeCount{0};                              //!< active flows
     uint32_t m_peakActive{0};                               //!< most active at once
+    std::vector<uint32_t> m_touched;                        //!< started or stopped since Resolve
     std::vector<uint32_t> m_changed;                        //!< flows of the last re-solve
     std::vector<const std::vector<FlowLinkUse>*> m_problem; //!< scratch for the solver
     std::vector<uint32_t> m_linkStack;                      //!< scratch for CollectComponent
