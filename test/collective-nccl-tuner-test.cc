@@ -5,6 +5,7 @@
 // switches algorithm, against the closed form of its latency and bandwidth terms written
 // out by hand for each communicator shape.
 #include "ns3/collective-planner.h"
+#include "ns3/comm-group.h"
 #include "ns3/input-error.h"
 #include "ns3/nccl-tuner.h"
 
@@ -245,6 +246,58 @@ TEST(NcclTuner, PlannerRunsTheChoiceOnTheGroupsDimensions)
     request.type = CollectiveType::AllGather;
     request.bytes = 64 << 10;
     EXPECT_EQ(Algorithms(*planner.Plan(request)), "onePat@0");
+}
+
+TEST(NcclTuner, RingAcrossNodesRunsAChannelPerRankOfANode)
+{
+    const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline);
+    CollectivePlanner::Request request;
+    request.type = CollectiveType::AllReduce;
+    request.where = "test";
+    request.bytes = 1ULL << 30;
+    auto plan = planner.Plan(request);
+    ASSERT_EQ(Algorithms(*plan), "oneRing@0");
+    ASSERT_EQ(plan->GetChannelCount(), 8U);
+    // One chunk (preferred-dataset-splits 1) split over the 8 channels.
+    EXPECT_EQ(plan->chunkCount, 8U);
+    EXPECT_EQ(plan->chunkBytes, (1ULL << 30) / 8);
+    ASSERT_EQ(plan->notes.size(), 2U);
+    EXPECT_EQ(plan->notes[1],
+              "the world: nccl ring in 8 channels, one per rank of a node, each leaving every "
+              "node from another rank's NIC");
+    for (uint32_t c = 0; c < 8; ++c)
+    {
+        const CollectiveTopology& ring = plan->TopologyOf(c);
+        EXPECT_EQ(&ring, &plan->TopologyOf(c + 8));
+        ASSERT_EQ(ring.GetRankCount(), 128U);
+        for (uint32_t node = 0; node < 16; ++node)
+        {
+            // Channel c enters node n at its c-th rank and leaves it from the one before.
+            EXPECT_EQ(ring.RankAt(0, 0, 8 * node), 8 * node + c);
+            EXPECT_EQ(ring.RankAt(0, 0, 8 * node + 7), 8 * node + (c + 7) % 8);
+        }
+        for (uint32_t position = 0; position < 128; ++position)
+        {
+            EXPECT_EQ(ring.IndexOf(ring.RankAt(0, 0, position), 0), position);
+        }
+    }
+    // One rank per node, or one node: a single ring.
+    std::vector<uint32_t> dp;
+    for (uint32_t s = 0; s < 16; ++s)
+    {
+        dp.push_back(8 * s + 3);
+    }
+    request.group = std::make_shared<CommGroup>("dp", dp);
+    plan = planner.Plan(request);
+    EXPECT_EQ(Algorithms(*plan), "oneRing@0");
+    EXPECT_EQ(plan->GetChannelCount(), 1U);
+    // Nodes holding different numbers of the group's ranks: one channel, and a note.
+    request.group = std::make_shared<CommGroup>("uneven", std::vector<uint32_t>{0, 1, 2, 8, 9});
+    plan = planner.Plan(request);
+    EXPECT_EQ(plan->GetChannelCount(), 1U);
+    EXPECT_EQ(plan->notes.back(),
+              "group 'uneven': nccl ring in one channel: its nodes hold different numbers of "
+              "its ranks");
 }
 
 TEST(NcclTuner, LocalBwAwareTreeOnlyOnTheHighestDimension)

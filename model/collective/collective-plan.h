@@ -67,6 +67,25 @@ struct CollectivePlan
     std::shared_ptr<const CollectiveTopology> topology; //!< the dimensions
     std::vector<CollectivePhaseSpec> phases;            //!< the phases of every chunk
     std::vector<std::string> notes; //!< where and why it runs other than configured
+    /**
+     * NCCL's channels: chunk i runs its phases on channels[i % size] instead of \c
+     * topology, each channel a ring over the same members in its own order. Empty: one.
+     */
+    std::vector<std::shared_ptr<const CollectiveTopology>> channels;
+
+    /** \param chunk a chunk \return the topology its phases run on */
+    const CollectiveTopology&
+    TopologyOf(uint32_t chunk) const
+    {
+        return channels.empty() ? *topology : *channels[chunk % channels.size()];
+    }
+
+    /** \return the number of channels, at least 1 */
+    uint32_t
+    GetChannelCount() const
+    {
+        return channels.empty() ? 1 : static_cast<uint32_t>(channels.size());
+    }
 
     /** \return the ranks taking part */
     uint32_t

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -281,7 +282,7 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
     // NCCL's node is a scale-up domain: ranks that differ only in scale-up coordinates.
     const size_t dims = m_physical.size();
     std::vector<std::set<uint32_t>> coordinates(dims);
-    std::set<uint64_t> nodes;
+    std::map<uint64_t, std::vector<uint32_t>> nodes; // node -> its ranks, ascending
     for (uint32_t rank : ranks)
     {
         uint64_t node = 0;
@@ -296,7 +297,7 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
                 node = node * m_physical[d] + c;
             }
         }
-        nodes.insert(node);
+        nodes[node].push_back(rank);
     }
     constexpr double kNone = std::numeric_limits<double>::infinity();
     double intra = kNone;
@@ -351,6 +352,7 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
     switch (choice)
     {
     case NcclAlgorithm::Ring:
+        AddRingChannels(plan, nodes, who);
         return flat(CollectiveAlgorithm::Ring);
     case NcclAlgorithm::Pat:
         return flat(CollectiveAlgorithm::Pat);
@@ -385,6 +387,47 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
         break;
     }
     return perDimension;
+}
+
+void
+CollectivePlanner::AddRingChannels(CollectivePlan& plan,
+                                   const std::map<uint64_t, std::vector<uint32_t>>& nodes,
+                                   const std::string& who)
+{
+    const size_t perNode = nodes.begin()->second.size();
+    if (nodes.size() < 2 || perNode < 2)
+    {
+        return;
+    }
+    for (const auto& [node, members] : nodes)
+    {
+        if (members.size() != perNode)
+        {
+            plan.notes.push_back(who + ": nccl ring in one channel: its nodes hold different "
+                                       "numbers of its ranks");
+            return;
+        }
+    }
+    // Channel c enters every node at its c-th rank and leaves it from the one before, so
+    // each channel crosses between nodes over a NIC of its own (a rail; with
+    // dimension-order routing the last rank reaches the next node through the c-th
+    // rank's NIC, as NCCL's PXN does).
+    for (size_t c = 0; c < perNode; ++c)
+    {
+        std::vector<uint32_t> order;
+        for (const auto& [node, members] : nodes)
+        {
+            for (size_t j = 0; j < perNode; ++j)
+            {
+                order.push_back(members[(c + j) % perNode]);
+            }
+        }
+        plan.channels.push_back(
+            std::make_shared<const CollectiveTopology>(CollectiveTopology::OrderedRing(order)));
+    }
+    plan.notes.push_back(who + ": nccl ring in " + std::to_string(perNode) +
+                         " channels, one per rank of a node, each leaving every node from "
+                         "another rank's NIC");
 }
 
 void
@@ -604,6 +647,20 @@ CollectivePlanner::Plan(const Request& request) const
                              " are supported (lower preferred-dataset-splits)");
         }
         plan->chunkBytes = chunk;
+        plan->chunkCount = static_cast<uint32_t>(count);
+    }
+    if (!plan->channels.empty())
+    {
+        // Every chunk is split over the channels, as NCCL splits a collective's data.
+        const uint64_t channels = plan->channels.size();
+        const uint64_t count = plan->chunkCount * channels;
+        if (count > kMaxChunks)
+        {
+            throw InputError(request.where + ": " + std::to_string(count) +
+                             " chunks over NCCL's channels; at most " + std::to_string(kMaxChunks) +
+                             " are supported (lower preferred-dataset-splits)");
+        }
+        plan->chunkBytes = std::max<uint64_t>(1, (plan->chunkBytes + channels - 1) / channels);
         plan->chunkCount = static_cast<uint32_t>(count);
     }
 

@@ -121,6 +121,17 @@ class CollectivePlanner
 
     /** The per-dimension list of NCCL's choice (Implementation for "nccl"). */
     std::vector<AlgorithmSpec> ResolveNccl(CollectivePlan& plan, const Request& request) const;
+    /**
+     * Give a ring NCCL's channels: one per rank of a node, each entering every node at
+     * another of its ranks (nothing when the group has one node or one rank per node, a
+     * note when its nodes hold different numbers of ranks).
+     * \param plan the plan
+     * \param nodes the group's ranks by node, ascending
+     * \param who the group's name for notes
+     */
+    static void AddRingChannels(CollectivePlan& plan,
+                                const std::map<uint64_t, std::vector<uint32_t>>& nodes,
+                                const std::string& who);
 
     /** Fill the phases of a native collective. */
     void AddNativePhases(CollectivePlan& plan,

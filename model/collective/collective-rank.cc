@@ -22,7 +22,7 @@ class CollectiveRank::Io : public PhaseIo
   public:
     Io(CollectiveRank& rank, uint32_t id, uint32_t chunk, const Collective& c)
         : m_rank(rank)
-        , m_topology(*c.plan->topology)
+        , m_topology(c.plan->TopologyOf(chunk))
         , m_dimension(c.plan->phases[c.chunks[chunk].phase].dimension)
         , m_tag(CollectiveTag{id, chunk, c.chunks[chunk].phase}.Encode())
     {
@@ -157,20 +157,25 @@ CollectiveRank::QueueKey(const Collective& c, uint32_t chunk) const
     const CollectivePhaseSpec& phase = c.plan->phases[c.chunks[chunk].phase];
     const uint32_t q = m_queuesPerDimension;
     const uint32_t firstHalf = std::max<uint32_t>(1, q / 2);
+    // Every channel has queues of its own: NCCL runs its channels side by side.
+    const uint32_t channels = c.plan->GetChannelCount();
+    const uint32_t channel = chunk % channels;
+    const uint32_t inChannel = chunk / channels;
     uint64_t index = 0;
     switch (phase.queue)
     {
     case QueueClass::Shared:
-        index = chunk % q;
+        index = inChannel % q;
         break;
     case QueueClass::FirstVisit:
-        index = chunk % firstHalf;
+        index = inChannel % firstHalf;
         break;
     case QueueClass::SecondVisit:
-        index = q == 1 ? 1 : firstHalf + chunk % (q - firstHalf);
+        index = q == 1 ? 1 : firstHalf + inChannel % (q - firstHalf);
         break;
     }
-    return (static_cast<uint64_t>(phase.dimension) << 32) | index;
+    return (static_cast<uint64_t>(phase.dimension) << 32) | (static_cast<uint64_t>(channel) << 16) |
+           index;
 }
 
 int32_t
@@ -187,7 +192,7 @@ CollectiveRank::Direction(const Collective& c, uint32_t chunk) const
         break;
     }
     // The upper half of a dimension's queues runs its rings the other way round.
-    const uint32_t index = chunk % m_queuesPerDimension;
+    const uint32_t index = chunk / c.plan->GetChannelCount() % m_queuesPerDimension;
     return m_queuesPerDimension > 1 && index >= m_queuesPerDimension / 2 ? -1 : 1;
 }
 
@@ -217,7 +222,7 @@ CollectiveRank::Begin(uint32_t id, uint32_t chunk)
     Collective& c = m_collectives.at(id);
     Chunk& ch = c.chunks[chunk];
     const CollectivePhaseSpec& spec = c.plan->phases[ch.phase];
-    const CollectiveTopology& topology = *c.plan->topology;
+    const CollectiveTopology& topology = c.plan->TopologyOf(chunk);
 
     PhaseContext ctx;
     ctx.spec = spec;
@@ -309,7 +314,8 @@ CollectiveRank::Receive(uint32_t src, uint64_t tag)
         return;
     }
     Io io(*this, t.collectiveId, t.chunk, c);
-    ch.exec->Deliver(c.plan->topology->IndexOf(src, c.plan->phases[ch.phase].dimension), io);
+    ch.exec->Deliver(c.plan->TopologyOf(t.chunk).IndexOf(src, c.plan->phases[ch.phase].dimension),
+                     io);
     Settle(t.collectiveId, t.chunk);
 }
 

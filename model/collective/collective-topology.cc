@@ -37,6 +37,25 @@ CollectiveTopology::MemberRing(std::vector<uint32_t> sortedRanks)
 }
 
 CollectiveTopology
+CollectiveTopology::OrderedRing(const std::vector<uint32_t>& ringOrder)
+{
+    std::vector<uint32_t> sorted = ringOrder;
+    std::sort(sorted.begin(), sorted.end());
+    NS_ABORT_MSG_IF(std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end(),
+                    "an ordered ring lists a rank twice");
+    CollectiveTopology t = MemberRing(std::move(sorted));
+    t.m_order = ringOrder;
+    t.m_position.resize(ringOrder.size());
+    for (uint32_t position = 0; position < ringOrder.size(); ++position)
+    {
+        const auto it =
+            std::lower_bound(t.m_members.begin(), t.m_members.end(), ringOrder[position]);
+        t.m_position[it - t.m_members.begin()] = position;
+    }
+    return t;
+}
+
+CollectiveTopology
 CollectiveTopology::SubGrid(std::vector<Dimension> dimensions, std::vector<uint32_t> sortedRanks)
 {
     NS_ABORT_MSG_IF(sortedRanks.empty(), "a sub-grid needs members");
@@ -86,7 +105,8 @@ CollectiveTopology::IndexOf(uint32_t rank, uint32_t dim) const
     {
         auto it = std::lower_bound(m_members.begin(), m_members.end(), rank);
         NS_ABORT_MSG_IF(it == m_members.end() || *it != rank, "rank " << rank << " not a member");
-        return static_cast<uint32_t>(it - m_members.begin());
+        const auto sortedIndex = static_cast<uint32_t>(it - m_members.begin());
+        return m_order.empty() ? sortedIndex : m_position[sortedIndex];
     }
     const Dimension& d = m_dimensions[dim];
     const uint32_t coordinate = Coordinate(d, rank);
@@ -105,7 +125,7 @@ CollectiveTopology::RankAt(uint32_t rank, uint32_t dim, uint32_t index) const
 {
     if (IsMemberRing())
     {
-        return m_members[index];
+        return m_order.empty() ? m_members[index] : m_order[index];
     }
     const Dimension& d = m_dimensions[dim];
     const uint32_t target = d.coordinates.empty() ? index : d.coordinates[index];

@@ -52,6 +52,13 @@ class CollectiveTopology
     static CollectiveTopology MemberRing(std::vector<uint32_t> sortedRanks);
 
     /**
+     * One ring over explicit members in a given order: position i is ringOrder[i].
+     * \param ringOrder the members, each once, in the ring's order
+     * \return the topology
+     */
+    static CollectiveTopology OrderedRing(const std::vector<uint32_t>& ringOrder);
+
+    /**
      * A sub-grid: the members are every combination of the dimensions' coordinates.
      * \param dimensions one per fabric dimension, each with span, stride and the
      *        coordinates the members use (size = number of coordinates)
@@ -113,6 +120,8 @@ class CollectiveTopology
   private:
     std::vector<Dimension> m_dimensions; //!< grid dimensions, or the one ring
     std::vector<uint32_t> m_members;     //!< sorted members of a member ring or sub-grid
+    std::vector<uint32_t> m_order;       //!< ordered ring: position -> rank; empty: sorted
+    std::vector<uint32_t> m_position;    //!< ordered ring: sorted member's index -> position
     uint32_t m_rankCount{0};             //!< ranks taking part
     bool m_memberRing{false};            //!< one ring over m_members
 

@@ -71,9 +71,12 @@ DescribeCollectiveAlgorithm(const CollectivePlan& plan)
         return "none";
     }
     const bool subGrid = plan.topology && plan.topology->IsSubGrid();
+    const std::string channels = plan.GetChannelCount() > 1
+                                     ? " x" + std::to_string(plan.GetChannelCount()) + " channels"
+                                     : "";
     if (plan.phases.size() == 1 && !subGrid)
     {
-        return PhaseAlgorithm(plan.phases.front());
+        return PhaseAlgorithm(plan.phases.front()) + channels;
     }
     std::string text;
     for (const auto& phase : plan.phases)
@@ -82,7 +85,7 @@ DescribeCollectiveAlgorithm(const CollectivePlan& plan)
         text += (text.empty() ? "" : " ") + op + PhaseAlgorithm(phase) + "@" +
                 std::to_string(phase.dimension);
     }
-    return text;
+    return text + channels;
 }
 
 } // namespace ns3
