@@ -75,11 +75,17 @@ CollectRelays(const RoceNetwork& net, RelaySettings& s)
         s.ecnMarking = s.ecnMarking || relay->IsEcnEnabled();
         s.localWeight = relay->GetLocalWeight();
         s.transitWeight = relay->GetTransitWeight();
+        bool credit = false;
+        bool roce = false;
         for (uint32_t port = 0; port < net.GetNic(node)->GetNPorts(); ++port)
         {
             s.lossless |= relay->GetMmu()->GetLosslessPriorities(port);
             CountEcn(net, node, port, relay->GetEcnThresholds(port), ecn);
+            const bool hasCredits = net.GetNic(node)->GetPort(port)->HasCreditFlowControl();
+            credit = credit || hasCredits;
+            roce = roce || !hasCredits;
         }
+        s.handOvers += credit && roce ? 1 : 0;
     }
     s.ecn = EcnClasses(ecn);
 }
@@ -304,6 +310,14 @@ FormatEffectiveSettings(const EffectiveSettings& s)
             << (r.lossless ? "PFC on priorities " + PriorityList(r.lossless) : "none (lossy)")
             << ", own:transit data " << r.localWeight << ":" << r.transitWeight << ", ECN:";
         FormatEcn(out, r.ecnMarking, r.ecn);
+        if (r.handOvers > 0)
+        {
+            // PXN stages such data in the NIC-side GPU's memory; this relay does not.
+            out << "; on " << r.handOvers
+                << " NPUs a frame relayed from a scale-up link to a RoCE port (PXN's path) "
+                   "holds its scale-up credits until it leaves at the RoCE port's rate, and "
+                   "the NPU's own scale-up frames on that virtual channel wait behind it";
+        }
     }
     out << "\nflow control:";
     for (size_t i = 0; i < s.flowControl.size(); ++i)
@@ -387,7 +401,8 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
                              {"ecn_marking", r.ecnMarking},
                              {"ecn", EcnJson(r.ecn)},
                              {"local_weight", r.localWeight},
-                             {"transit_weight", r.transitWeight}};
+                             {"transit_weight", r.transitWeight},
+                             {"scale_up_to_roce", r.handOvers}};
     nlohmann::json buffers = nlohmann::json::array();
     for (const auto& b : s.buffers)
     {

@@ -90,6 +90,7 @@ struct RelaySettings
     std::vector<EcnClass> ecn; //!< relay egress ports by rate, then thresholds
     uint32_t localWeight{1};   //!< the NPUs' own data's share of a port (NpuRelay::LocalWeight)
     uint32_t transitWeight{1}; //!< relayed data's share (NpuRelay::TransitWeight)
+    uint32_t handOvers{0};     //!< relays with both credit (scale-up) and RoCE ports
 };
 
 /**
@@ -143,7 +144,7 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  *         "payload_bytes", "header_bytes", "flit_bytes"}],
  *         "congestion_control": [{"port_class", "scheme", "ports"}],
  *         "npu_relays": {"npus", "buffer_bytes", "pfc_priorities", "ecn_marking", "ecn",
- *         "local_weight", "transit_weight"}, "paths": PathSettingsToJson}
+ *         "local_weight", "transit_weight", "scale_up_to_roce"}, "paths": PathSettingsToJson}
  */
 nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
 

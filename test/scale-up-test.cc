@@ -357,6 +357,26 @@ TEST_F(ScaleUpTest, RunHeaderStatesFlowControlAndCongestionControlPerClass)
     EXPECT_TRUE(net.GetLinkPorts(0).first->HasCreditFlowControl());
 }
 
+// On a rail fabric every GPU relays from its scale-up link to its NIC (PXN's path), and
+// the run header says that such a frame holds its scale-up credits until it leaves.
+TEST_F(ScaleUpTest, RunHeaderSaysRelayedFramesHoldTheirScaleUpCredits)
+{
+    const LoadedFabric loaded =
+        LoadFabric(std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/rail-4x8.yaml");
+    Config::SetDefault("ns3::RdmaNic::CongestionControl", TypeIdValue(CcNone::GetTypeId()));
+    RoceNetwork net;
+    net.Install(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), 4096);
+    const EffectiveSettings s = CollectEffectiveSettings(net);
+    EXPECT_EQ(s.relays.npus, 32U);
+    EXPECT_EQ(s.relays.handOvers, 32U);
+    const std::string text = FormatEffectiveSettings(s);
+    EXPECT_NE(text.find("on 32 NPUs a frame relayed from a scale-up link to a RoCE port (PXN's "
+                        "path) holds its scale-up credits until it leaves"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(EffectiveSettingsToJson(s)["npu_relays"]["scale_up_to_roce"], 32);
+}
+
 // Scale-up ports neither mark ECN nor stamp INT: the same departing frame, asking for
 // both on a port whose ramp marks everything, is edited on a RoCE port and left as it
 // is on a credit-controlled one.
