@@ -20,15 +20,14 @@ using namespace ns3::replaytest;
 namespace
 {
 
-/** A microbenchmark all-reduce of \p size on 4 NPUs. \return its prefix */
+/** A microbenchmark all-reduce of \p size on \p npus NPUs. \return its prefix */
 std::string
-Generate(const ettest::ScratchDir& dir, const std::string& size)
+Generate(const ettest::ScratchDir& dir, const std::string& size, uint32_t npus = 4)
 {
-    const std::string prefix = dir.File("ar" + size);
-    const ProgramRun run = RunProgram(std::string(MLFABRIC_TOOLS_DIR) +
-                                      "/et-gen microbench --npus=4 --collective=all_reduce "
-                                      "--size=" +
-                                      size + " --out=" + prefix);
+    const std::string prefix = dir.File("ar" + std::to_string(npus) + "-" + size);
+    const ProgramRun run = RunProgram(
+        std::string(MLFABRIC_TOOLS_DIR) + "/et-gen microbench --npus=" + std::to_string(npus) +
+        " --collective=all_reduce --size=" + size + " --out=" + prefix);
     EXPECT_EQ(run.status, 0) << run.output;
     return prefix;
 }
@@ -124,19 +123,6 @@ RunOnRails(const ettest::ScratchDir& dir,
     return {c["algorithm"], (c["end_ns"].get<double>() - c["start_ns"].get<double>()) / 1e3};
 }
 
-/** A microbenchmark all-reduce of \p size on 8 NPUs. \return its prefix */
-std::string
-GenerateEight(const ettest::ScratchDir& dir, const std::string& size)
-{
-    const std::string prefix = dir.File("ar8-" + size);
-    const ProgramRun run = RunProgram(std::string(MLFABRIC_TOOLS_DIR) +
-                                      "/et-gen microbench --npus=8 --collective=all_reduce "
-                                      "--size=" +
-                                      size + " --out=" + prefix);
-    EXPECT_EQ(run.status, 0) << run.output;
-    return prefix;
-}
-
 } // namespace
 
 TEST(ReplayNcclChoice, SmallAllReduceRunsTreeLargeRunsRing)
@@ -198,11 +184,11 @@ TEST(ReplayNcclChoice, RingAcrossNodesRunsAChannelOverEachNic)
     // on another rail, so it takes a 1 MiB ring's time, not a 4 MiB one's. The channels
     // share the scale-up links, which costs them a little (40.6 against 39.9 us).
     ettest::ScratchDir dir;
-    const std::string large = GenerateEight(dir, "4MiB");
+    const std::string large = Generate(dir, "4MiB", 8);
     const AllReduceRun channels = RunOnRails(dir, large, "nccl", "flow", "dimension-order");
     EXPECT_EQ(channels.algorithm, "oneRing x4 channels");
     const AllReduceRun quarter =
-        RunOnRails(dir, GenerateEight(dir, "1MiB"), "oneRing", "flow", "dimension-order");
+        RunOnRails(dir, Generate(dir, "1MiB", 8), "oneRing", "flow", "dimension-order");
     const AllReduceRun whole = RunOnRails(dir, large, "oneRing", "flow", "dimension-order");
     EXPECT_EQ(whole.algorithm, "oneRing");
     EXPECT_NEAR(channels.us, quarter.us, 0.03 * quarter.us);
