@@ -86,6 +86,7 @@ CollectRelays(const RoceNetwork& net, RelaySettings& s)
             roce = roce || !hasCredits;
         }
         s.handOvers += credit && roce ? 1 : 0;
+        s.stagedHandOvers += credit && roce && relay->IsStagingHandOvers() ? 1 : 0;
     }
     s.ecn = EcnClasses(ecn);
 }
@@ -310,13 +311,19 @@ FormatEffectiveSettings(const EffectiveSettings& s)
             << (r.lossless ? "PFC on priorities " + PriorityList(r.lossless) : "none (lossy)")
             << ", own:transit data " << r.localWeight << ":" << r.transitWeight << ", ECN:";
         FormatEcn(out, r.ecnMarking, r.ecn);
-        if (r.handOvers > 0)
+        if (r.stagedHandOvers > 0)
         {
-            // PXN stages such data in the NIC-side GPU's memory; this relay does not.
-            out << "; on " << r.handOvers
+            out << "; on " << r.stagedHandOvers
                 << " NPUs a frame relayed from a scale-up link to a RoCE port (PXN's path) "
-                   "holds its scale-up credits until it leaves at the RoCE port's rate, and "
-                   "the NPU's own scale-up frames on that virtual channel wait behind it";
+                   "is staged: it gives its scale-up credits back on arrival, and keeps them "
+                   "until it leaves only while the relay's shared pool is at its threshold";
+        }
+        if (r.handOvers > r.stagedHandOvers)
+        {
+            out << "; on " << r.handOvers - r.stagedHandOvers
+                << " NPUs (StageHandOvers off) a frame relayed from a scale-up link to a RoCE "
+                   "port holds its scale-up credits until it leaves at the RoCE port's rate, "
+                   "and the NPU's own scale-up frames on that virtual channel wait behind it";
         }
     }
     out << "\nflow control:";
@@ -402,7 +409,8 @@ EffectiveSettingsToJson(const EffectiveSettings& s)
                              {"ecn", EcnJson(r.ecn)},
                              {"local_weight", r.localWeight},
                              {"transit_weight", r.transitWeight},
-                             {"scale_up_to_roce", r.handOvers}};
+                             {"scale_up_to_roce", r.handOvers},
+                             {"scale_up_to_roce_staged", r.stagedHandOvers}};
     nlohmann::json buffers = nlohmann::json::array();
     for (const auto& b : s.buffers)
     {

@@ -83,14 +83,15 @@ struct CcPortClass
  */
 struct RelaySettings
 {
-    uint32_t npus{0};          //!< NPUs whose relay is configured (they may forward)
-    uint64_t bufferBytes{0};   //!< largest relay buffer
-    uint8_t lossless{0};       //!< priorities some relay ingress port holds back by PFC
-    bool ecnMarking{false};    //!< relays mark at all (NpuRelay::EcnEnabled)
-    std::vector<EcnClass> ecn; //!< relay egress ports by rate, then thresholds
-    uint32_t localWeight{1};   //!< the NPUs' own data's share of a port (NpuRelay::LocalWeight)
-    uint32_t transitWeight{1}; //!< relayed data's share (NpuRelay::TransitWeight)
-    uint32_t handOvers{0};     //!< relays with both credit (scale-up) and RoCE ports
+    uint32_t npus{0};            //!< NPUs whose relay is configured (they may forward)
+    uint64_t bufferBytes{0};     //!< largest relay buffer
+    uint8_t lossless{0};         //!< priorities some relay ingress port holds back by PFC
+    bool ecnMarking{false};      //!< relays mark at all (NpuRelay::EcnEnabled)
+    std::vector<EcnClass> ecn;   //!< relay egress ports by rate, then thresholds
+    uint32_t localWeight{1};     //!< the NPUs' own data's share of a port (NpuRelay::LocalWeight)
+    uint32_t transitWeight{1};   //!< relayed data's share (NpuRelay::TransitWeight)
+    uint32_t handOvers{0};       //!< relays with both credit (scale-up) and RoCE ports
+    uint32_t stagedHandOvers{0}; //!< of those, relays that stage (NpuRelay::StageHandOvers)
 };
 
 /**
@@ -144,7 +145,8 @@ std::string FormatEffectiveSettings(const EffectiveSettings& s);
  *         "payload_bytes", "header_bytes", "flit_bytes"}],
  *         "congestion_control": [{"port_class", "scheme", "ports"}],
  *         "npu_relays": {"npus", "buffer_bytes", "pfc_priorities", "ecn_marking", "ecn",
- *         "local_weight", "transit_weight", "scale_up_to_roce"}, "paths": PathSettingsToJson}
+ *         "local_weight", "transit_weight", "scale_up_to_roce", "scale_up_to_roce_staged"},
+ *         "paths": PathSettingsToJson}
  */
 nlohmann::json EffectiveSettingsToJson(const EffectiveSettings& s);
 

@@ -24,6 +24,8 @@ NetworkStats::ToJson() const
                         {"timeouts", timeouts},
                         {"retransmitted_bytes", retransmittedBytes},
                         {"pfc_watchdog_triggers", watchdogTriggers},
+                        {"relay_staged_frames", relayStaged},
+                        {"relay_credit_held_frames", relayHeldCredits},
                         {"peak_queue_bytes", peakQueueBytes},
                         {"mean_queue_bytes", meanQueueBytes},
                         {"peak_buffer_bytes", peakBufferBytes}};
@@ -70,6 +72,8 @@ CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
         const auto& relay = net.GetNic(host)->GetRelay()->GetCounters();
         s.ecnMarks += relay.ecnMarks;
         s.drops += relay.drops;
+        s.relayStaged += relay.staged;
+        s.relayHeldCredits += relay.heldCredits;
         s.peakQueueBytes = std::max(s.peakQueueBytes, relay.peakQueueBytes);
     }
     for (uint32_t sw : net.GetSwitches())

@@ -33,6 +33,8 @@ struct NetworkStats
     uint64_t timeouts{0};           //!< retransmission timeouts
     uint64_t retransmittedBytes{0}; //!< payload sent more than once
     uint64_t watchdogTriggers{0};   //!< pause storms broken by PFC watchdogs
+    uint64_t relayStaged{0};        //!< scale-up to RoCE relayed frames staged on arrival
+    uint64_t relayHeldCredits{0};   //!< such frames that held their credits: relay pool full
     uint64_t peakQueueBytes{0};     //!< longest egress queue seen, any switch or relay port
     double meanQueueBytes{0};       //!< time-weighted mean of the busiest egress queue
     uint64_t peakBufferBytes{0};    //!< fullest switch buffer seen

@@ -311,7 +311,9 @@ GatherNetwork(ReplayResult& r, ProcessGroup& processes, const QueueMonitor* queu
                      s->lostFrames,
                      s->timeouts,
                      s->retransmittedBytes,
-                     s->watchdogTriggers});
+                     s->watchdogTriggers,
+                     s->relayStaged,
+                     s->relayHeldCredits});
         peaks = {static_cast<int64_t>(s->peakQueueBytes), static_cast<int64_t>(s->peakBufferBytes)};
     }
     for (const auto& entry : r.networkCounters)
@@ -333,6 +335,8 @@ GatherNetwork(ReplayResult& r, ProcessGroup& processes, const QueueMonitor* queu
         s->timeouts = sums[next++];
         s->retransmittedBytes = sums[next++];
         s->watchdogTriggers = sums[next++];
+        s->relayStaged = sums[next++];
+        s->relayHeldCredits = sums[next++];
         s->peakQueueBytes = static_cast<uint64_t>(peaks[0]);
         s->peakBufferBytes = static_cast<uint64_t>(peaks[1]);
     }

@@ -5,6 +5,8 @@
 
 #include "ns3/replay-gather.h"
 
+#include <iostream>
+
 namespace ns3
 {
 
@@ -135,6 +137,16 @@ ReplayPacketObserver::Collect(bool finished)
         figures.failure = m_guard->GetReport();
     }
     figures.stats = CollectNetworkStats(*m_net, m_queues.get());
+    if (figures.stats->relayHeldCredits > 0)
+    {
+        const std::string warning =
+            std::to_string(figures.stats->relayHeldCredits) +
+            " frame(s) relayed from scale-up links to RoCE ports held their scale-up credits "
+            "until they left, the relay's shared pool being at its threshold: the relaying "
+            "NPUs' own scale-up frames waited behind them (doc/fabrics.md, scale-up links)";
+        std::cerr << "warning: " << warning << std::endl;
+        figures.warnings.push_back(warning);
+    }
     if (m_links)
     {
         std::vector<LinkUtilization> links;

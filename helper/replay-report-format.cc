@@ -70,6 +70,18 @@ NetworkLines(const ReplayResult& r)
         return "";
     }
     const NetworkStats& n = *r.networkStats;
+    std::string handOvers;
+    if (n.relayStaged + n.relayHeldCredits > 0)
+    {
+        handOvers = Format("%-30s %llu / %llu%s\n",
+                           "relayed to RoCE staged / held",
+                           static_cast<unsigned long long>(n.relayStaged),
+                           static_cast<unsigned long long>(n.relayHeldCredits),
+                           n.relayHeldCredits == 0
+                               ? ""
+                               : " (held their scale-up credits, the relay's pool full: the "
+                                 "NPU's own scale-up frames waited)");
+    }
     return Format("%-30s %llu (paused %.3f us)\n",
                   "PFC pause frames",
                   static_cast<unsigned long long>(n.pfcPauseFrames),
@@ -86,7 +98,7 @@ NetworkLines(const ReplayResult& r)
                   "switch queue peak / mean (KiB)",
                   n.peakQueueBytes / 1024.0,
                   n.meanQueueBytes / 1024.0) +
-           BusiestLinkLines(n);
+           handOvers + BusiestLinkLines(n);
 }
 
 } // namespace

@@ -275,8 +275,9 @@ TEST_F(HybridReplayTest, CrossingTrafficUnseenByTheFlowLevelIsTheStatedError)
     // Rank 1 to rank 0 at flow level, rank 2 to rank 4 at packet level through rank 0's
     // relay: both enter rank 0 on its scale-up link. The hybrid gives rank 1's message
     // the whole link, as if alone; at packet level the relayed frames, drained at the
-    // NIC's 200 Gb/s, hold the link's credits and rank 1's frames wait behind them. The
-    // crossing message itself is the packet level's. The run warns about it.
+    // NIC's 200 Gb/s, overflow the relay's pool and hold the link's credits, and rank 1's
+    // frames wait behind them. The crossing message itself is the packet level's. The run
+    // warns about both.
     ettest::ScratchDir dir;
     const std::string prefix = dir.File("w");
     const uint64_t bytes = 16 << 20;
@@ -320,11 +321,22 @@ TEST_F(HybridReplayTest, CrossingTrafficUnseenByTheFlowLevelIsTheStatedError)
     // which costs rank 1's message the crossing one's 200 Gb/s.
     const double shared = static_cast<double>(bytes) / (1400.0 / 8 * 256 / 272);
     EXPECT_NEAR(finishNs(flow, 0), shared, 0.05 * shared);
-    // At packet level it finishes with the relayed message, near 16 MiB at 200 Gb/s.
+    // At packet level, with no congestion control, rank 2 sends at the scale-up rate and
+    // fills rank 0's relay, which drains at 200 Gb/s; the relay stages what its pool
+    // takes, then holds the credits of the rest, and rank 1's frames wait behind them:
+    // rank 0's message finishes with the relayed one, near 16 MiB at 200 Gb/s.
     const double relayed = static_cast<double>(bytes) / (200.0 / 8);
     EXPECT_GT(finishNs(packet, 0), relayed);
+    ASSERT_TRUE(packet.networkStats.has_value());
+    EXPECT_GT(packet.networkStats->relayStaged, 0U);
+    EXPECT_GT(packet.networkStats->relayHeldCredits, 0U);
+    ASSERT_EQ(packet.warnings.size(), 1U);
+    EXPECT_NE(packet.warnings[0].find("held their scale-up credits"), std::string::npos)
+        << packet.warnings[0];
     EXPECT_NEAR(finishNs(hybrid, 4), finishNs(packet, 4), 1e-3 * finishNs(packet, 4));
-    ASSERT_EQ(hybrid.warnings.size(), 1U);
-    EXPECT_NE(hybrid.warnings[0].find("1 message(s) of 16777216 B crossed"), std::string::npos)
+    ASSERT_EQ(hybrid.warnings.size(), 2U);
+    EXPECT_NE(hybrid.warnings[0].find("held their scale-up credits"), std::string::npos)
         << hybrid.warnings[0];
+    EXPECT_NE(hybrid.warnings[1].find("1 message(s) of 16777216 B crossed"), std::string::npos)
+        << hybrid.warnings[1];
 }

@@ -88,14 +88,15 @@ struct AllReduceRun
 
 /**
  * Replay \p workload (8 NPUs) on two servers of four GPUs on rails, by \p routing, with
- * the given all-reduce implementation.
+ * the given all-reduce implementation and \p options added to the command.
  */
 AllReduceRun
 RunOnRails(const ettest::ScratchDir& dir,
            const std::string& workload,
            const std::string& implementation,
            const std::string& backend,
-           const std::string& routing)
+           const std::string& routing,
+           const std::string& options = "")
 {
     const std::string fabric = dir.File(routing + ".yml");
     WriteText(fabric,
@@ -112,10 +113,10 @@ RunOnRails(const ettest::ScratchDir& dir,
                   "all-reduce-implementation": [")" +
                   implementation + R"("]})");
     const std::string summary = dir.File("rails.json");
-    const ProgramRun run =
-        RunProgram(std::string(MLFABRIC_EXAMPLES_DIR) +
-                   "/chakra-replay --progress=0 --backend=" + backend + " --workload=" + workload +
-                   " --fabric=" + fabric + " --system=" + system + " --summary=" + summary);
+    const ProgramRun run = RunProgram(
+        std::string(MLFABRIC_EXAMPLES_DIR) + "/chakra-replay --progress=0 --backend=" + backend +
+        " --workload=" + workload + " --fabric=" + fabric + " --system=" + system +
+        " --summary=" + summary + " " + options);
     EXPECT_EQ(run.status, 0) << run.output;
     std::ifstream in(summary);
     const auto json = nlohmann::json::parse(in);
@@ -199,4 +200,23 @@ TEST(ReplayNcclChoice, RingAcrossNodesRunsAChannelOverEachNic)
     const AllReduceRun packet = RunOnRails(dir, large, "nccl", "packet", "shortest");
     EXPECT_EQ(packet.algorithm, "oneRing x4 channels");
     EXPECT_NEAR(packet.us, flow.us, 0.005 * flow.us);
+}
+
+TEST(ReplayNcclChoice, RelayedChannelsKeepPaceWhenRelaysStage)
+{
+    // By dimension order a channel crosses to the other server through the NIC of
+    // another GPU of its own server (PXN): that GPU relays from its scale-up link to its
+    // NIC. Staged, relayed frames give their scale-up credits back on arrival, and the
+    // packet level carries the four channels as the flow level does (40.36 against
+    // 40.63 us). Holding the credits until the frame leaves at 400 Gb/s stalls the
+    // relaying GPU's own scale-up frames behind it: 97.7 us.
+    ettest::ScratchDir dir;
+    const std::string large = Generate(dir, "4MiB", 8);
+    const AllReduceRun flow = RunOnRails(dir, large, "nccl", "flow", "dimension-order");
+    const AllReduceRun staged = RunOnRails(dir, large, "nccl", "packet", "dimension-order");
+    EXPECT_EQ(staged.algorithm, "oneRing x4 channels");
+    EXPECT_NEAR(staged.us, flow.us, 0.01 * flow.us);
+    const AllReduceRun held = RunOnRails(
+        dir, large, "nccl", "packet", "dimension-order", "--ns3::NpuRelay::StageHandOvers=false");
+    EXPECT_GT(held.us, 2 * flow.us);
 }

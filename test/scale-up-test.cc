@@ -357,24 +357,36 @@ TEST_F(ScaleUpTest, RunHeaderStatesFlowControlAndCongestionControlPerClass)
     EXPECT_TRUE(net.GetLinkPorts(0).first->HasCreditFlowControl());
 }
 
-// On a rail fabric every GPU relays from its scale-up link to its NIC (PXN's path), and
-// the run header says that such a frame holds its scale-up credits until it leaves.
-TEST_F(ScaleUpTest, RunHeaderSaysRelayedFramesHoldTheirScaleUpCredits)
+// On a rail fabric every GPU relays from its scale-up link to its NIC (PXN's path). The
+// run header says that such frames are staged, or, with staging off, that they hold
+// their scale-up credits until they leave.
+TEST_F(ScaleUpTest, RunHeaderSaysHowRelaysHandScaleUpFramesToRoce)
 {
     const LoadedFabric loaded =
         LoadFabric(std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/rail-4x8.yaml");
     Config::SetDefault("ns3::RdmaNic::CongestionControl", TypeIdValue(CcNone::GetTypeId()));
-    RoceNetwork net;
-    net.Install(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), 4096);
-    const EffectiveSettings s = CollectEffectiveSettings(net);
-    EXPECT_EQ(s.relays.npus, 32U);
-    EXPECT_EQ(s.relays.handOvers, 32U);
-    const std::string text = FormatEffectiveSettings(s);
-    EXPECT_NE(text.find("on 32 NPUs a frame relayed from a scale-up link to a RoCE port (PXN's "
-                        "path) holds its scale-up credits until it leaves"),
-              std::string::npos)
-        << text;
-    EXPECT_EQ(EffectiveSettingsToJson(s)["npu_relays"]["scale_up_to_roce"], 32);
+    for (const bool staging : {true, false})
+    {
+        Config::SetDefault("ns3::NpuRelay::StageHandOvers", BooleanValue(staging));
+        RoceNetwork net;
+        net.Install(loaded.fabric, ComputeRouting(loaded.fabric, loaded.routing), 4096);
+        const EffectiveSettings s = CollectEffectiveSettings(net);
+        EXPECT_EQ(s.relays.npus, 32U);
+        EXPECT_EQ(s.relays.handOvers, 32U);
+        EXPECT_EQ(s.relays.stagedHandOvers, staging ? 32U : 0U);
+        const std::string text = FormatEffectiveSettings(s);
+        const std::string staged = "on 32 NPUs a frame relayed from a scale-up link to a RoCE "
+                                   "port (PXN's path) is staged: it gives its scale-up credits "
+                                   "back on arrival";
+        const std::string held = "on 32 NPUs (StageHandOvers off) a frame relayed from a "
+                                 "scale-up link to a RoCE port holds its scale-up credits";
+        EXPECT_EQ(text.find(staged) != std::string::npos, staging) << text;
+        EXPECT_EQ(text.find(held) != std::string::npos, !staging) << text;
+        const auto json = EffectiveSettingsToJson(s)["npu_relays"];
+        EXPECT_EQ(json["scale_up_to_roce"], 32);
+        EXPECT_EQ(json["scale_up_to_roce_staged"], staging ? 32 : 0);
+        Simulator::Destroy();
+    }
 }
 
 // Scale-up ports neither mark ECN nor stamp INT: the same departing frame, asking for

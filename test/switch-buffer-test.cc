@@ -274,3 +274,47 @@ TEST_F(SwitchBufferTest, LosslessIncastHoldsWithASmallerHeadroomPool)
     EXPECT_LE(starved.peakHeadroomBytes, 2u * 4200);
     EXPECT_EQ(starved.bytesDelivered, starved.bytesExpected);
 }
+
+// A relay stages credit-port packets on the shared pool under the dynamic threshold: the
+// k-th is staged while k b <= alpha (S - (k-1) b). Past that a packet stays on its
+// credits, and a staged packet's release lets the next one move.
+TEST_F(SwitchBufferTest, StagedCreditPacketsObeyTheDynamicThreshold)
+{
+    const uint64_t credits = 64 * 1024;
+    Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferBytes", UintegerValue(kBuffer));
+    mmu->SetAttribute("Alpha", DoubleValue(1.0));
+    std::vector<SharedBufferMmu::PortConfig> config(2);
+    for (auto& port : config)
+    {
+        port.rateBps = 100'000'000'000;
+        port.delay = MicroSeconds(1);
+    }
+    config[0].creditBytes = credits;
+    mmu->Configure(config, kMaxFrame);
+    const uint64_t pool = mmu->GetSharedPoolBytes();
+    const uint64_t fixedPoint = EgressFixedPoint(1.0, pool);
+    ASSERT_GT(fixedPoint, credits); // the pool, not the credits, ends the staging
+
+    uint64_t staged = 0;
+    while (mmu->Admit(0, 1, 2, kPacket) == SharedBufferMmu::ADMITTED &&
+           mmu->Stage(0, 1, 2, kPacket))
+    {
+        staged += kPacket;
+    }
+    EXPECT_EQ(staged, fixedPoint);
+    EXPECT_EQ(mmu->GetEgressBytes(1, 2), staged); // the held packet is on its credits
+    EXPECT_EQ(mmu->GetUsedBytes(), staged + kPacket);
+    EXPECT_FALSE(mmu->Stage(0, 1, 2, kPacket));
+
+    mmu->ReleaseStaged(0, 1, 2, kPacket);
+    EXPECT_TRUE(mmu->Admit(0, 1, 2, kPacket) == SharedBufferMmu::ADMITTED);
+    EXPECT_TRUE(mmu->Stage(0, 1, 2, kPacket));
+    mmu->Release(0, 1, 2, kPacket); // the packet that kept its credits leaves
+    for (uint64_t b = 0; b < staged; b += kPacket)
+    {
+        mmu->ReleaseStaged(0, 1, 2, kPacket);
+    }
+    EXPECT_EQ(mmu->GetUsedBytes(), 0u);
+    EXPECT_EQ(mmu->GetEgressBytes(1, 2), 0u);
+}

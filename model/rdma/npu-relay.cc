@@ -39,6 +39,14 @@ NpuRelay::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NpuRelay::m_ecnEnabled),
                           MakeBooleanChecker())
+            .AddAttribute("StageHandOvers",
+                          "Give a frame from a credit (scale-up) link that leaves by a RoCE "
+                          "port its credits back on arrival, staging it on the shared pool "
+                          "(PXN's staging in GPU memory); false keeps its credits until it "
+                          "leaves, so the NPU's own scale-up frames wait behind it",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NpuRelay::m_stageHandOvers),
+                          MakeBooleanChecker())
             .AddAttribute("EcnMap",
                           "ECN thresholds of egress ports that nothing else sets, by port "
                           "rate, as a switch's (RoceSwitch::EcnMap); the default is "
@@ -224,6 +232,15 @@ NpuRelay::Enqueue(uint32_t inPort, uint32_t outPort, RoceFrame&& frame)
         m_upstream->Hold(inPort, prio, true);
     }
     QueuedFrame q;
+    if (m_stageHandOvers && frame.creditPort && !m_ports[outPort]->HasCreditFlowControl())
+    {
+        q.staged = m_mmu->Stage(inPort, outPort, prio, bufferBytes);
+        if (q.staged)
+        {
+            frame.ReturnCredits();
+        }
+        ++(q.staged ? m_counters.staged : m_counters.heldCredits);
+    }
     q.inPort = inPort;
     q.bufferBytes = bufferBytes;
     q.flags = h.flags;
@@ -269,7 +286,14 @@ NpuRelay::Dequeue(RocePort& port, RoceFrame& frame)
     }
     const uint8_t prio = q.frame.priority;
     q.frame.ReturnCredits(); // the frame leaves this node's buffer
-    m_mmu->Release(q.inPort, out, prio, q.bufferBytes);
+    if (q.staged)
+    {
+        m_mmu->ReleaseStaged(q.inPort, out, prio, q.bufferBytes);
+    }
+    else
+    {
+        m_mmu->Release(q.inPort, out, prio, q.bufferBytes);
+    }
     m_upstream->Freed(q.inPort, prio, q.bufferBytes);
     if (m_held[q.inPort][prio] && m_mmu->ShouldResume(q.inPort, prio))
     {
@@ -314,6 +338,12 @@ uint32_t
 NpuRelay::GetLocalWeight() const
 {
     return m_localWeight;
+}
+
+bool
+NpuRelay::IsStagingHandOvers() const
+{
+    return m_stageHandOvers;
 }
 
 bool

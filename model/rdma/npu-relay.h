@@ -60,8 +60,13 @@ class RelayUpstream
  * (PFC, or the link's credits). They wait in per-priority EgressQueues at their egress
  * port (control priorities strict, DWRR among the others), and leave with the switch's
  * ECN marking and INT stamping (EditDepartingFrame), so every congestion control sees a
- * relay bottleneck as it sees a switch's. The NIC arbitrates each port between this
- * relay and its own queue pairs (RelayArbiter, weights TransitWeight and LocalWeight).
+ * relay bottleneck as it sees a switch's. A frame from a credit (scale-up) link that
+ * leaves by a RoCE port is staged, as PXN stages it in the NIC-side GPU's memory: it
+ * moves to the shared pool and gives its credits back on arrival, so the NPU's own
+ * scale-up frames behind it keep flowing; only while the pool is at its dynamic
+ * threshold does it keep its credits until it leaves (StageHandOvers turns staging
+ * off). The NIC arbitrates each port between this relay and its own queue pairs
+ * (RelayArbiter, weights TransitWeight and LocalWeight).
  */
 class NpuRelay : public Object
 {
@@ -136,6 +141,8 @@ class NpuRelay : public Object
     uint32_t GetTransitWeight() const;
     /** \return LocalWeight */
     uint32_t GetLocalWeight() const;
+    /** \return StageHandOvers */
+    bool IsStagingHandOvers() const;
     /** \return EcnEnabled */
     bool IsEcnEnabled() const;
 
@@ -149,6 +156,8 @@ class NpuRelay : public Object
         uint64_t intStamps{0};      //!< INT hop records written
         uint64_t peakQueueBytes{0}; //!< largest egress queue seen, any port
         uint64_t holds{0};          //!< times an ingress queue held its upstream
+        uint64_t staged{0};         //!< scale-up to RoCE frames that gave credits on arrival
+        uint64_t heldCredits{0};    //!< such frames that kept them: the pool was full
     };
 
     /** \return the counters */
@@ -187,6 +196,7 @@ class NpuRelay : public Object
     // Attributes
     uint64_t m_bufferBytes;
     bool m_ecnEnabled;
+    bool m_stageHandOvers;
     EcnThresholdMap m_ecnMap;
     uint8_t m_strictMask;
     uint32_t m_quantum;

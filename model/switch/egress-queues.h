@@ -24,6 +24,7 @@ struct QueuedFrame
     uint32_t bufferBytes{0}; //!< bytes charged to the buffer at ingress
     uint16_t flags{0};       //!< RoceHeader flags, read once at ingress
     bool isData{false};      //!< a DATA packet (ECN and INT apply)
+    bool staged{false};      //!< charged to the shared pool, its credits already returned
     uint32_t payload{0};     //!< message payload, for accounting
 };
 

@@ -271,6 +271,38 @@ SharedBufferMmu::Release(uint32_t port, uint32_t egress, uint8_t priority, uint3
 }
 
 bool
+SharedBufferMmu::Stage(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes)
+{
+    Ingress& in = m_in[port][priority];
+    NS_ABORT_MSG_IF(m_credit[port] == 0, "port " << port << " stages but has no credits");
+    NS_ABORT_MSG_IF(bytes > in.credit, "credit accounting underflow on port " << port);
+    if (in.shared + bytes > Threshold() || m_sharedUsed + bytes > m_sharedPool)
+    {
+        return false;
+    }
+    in.credit -= bytes;
+    in.shared += bytes;
+    m_sharedUsed += bytes;
+    Egress& out = m_out[egress][priority];
+    out.bytes += bytes;
+    out.peak = std::max(out.peak, out.bytes);
+    return true;
+}
+
+void
+SharedBufferMmu::ReleaseStaged(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes)
+{
+    Ingress& in = m_in[port][priority];
+    Egress& out = m_out[egress][priority];
+    NS_ABORT_MSG_IF(bytes > in.shared || bytes > out.bytes,
+                    "staged accounting underflow on port " << port);
+    in.shared -= bytes;
+    m_sharedUsed -= bytes;
+    out.bytes -= bytes;
+    m_used -= bytes;
+}
+
+bool
 SharedBufferMmu::ShouldPause(uint32_t port, uint8_t priority) const
 {
     if (!IsLossless(port, priority))

@@ -33,7 +33,8 @@ namespace ns3
  * lossy priorities have none.
  * An ingress port with link-level credit flow control has no PFC: each of its
  * priorities owns the buffer its credits grant, carved out of the total, and is never
- * dropped, since the sender cannot exceed its credits.
+ * dropped, since the sender cannot exceed its credits. A relay may move such a packet
+ * onto the shared pool (Stage()) and give its credits back before it leaves.
  * An ingress queue asks for XOFF once it reaches the threshold or spills into headroom
  * and for XON when it is back below the threshold by a resume offset with its
  * headroom empty. A packet is dropped only when headroom is exhausted, or for a lossy
@@ -102,6 +103,27 @@ class SharedBufferMmu : public Object
      */
     void Release(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes);
 
+    /**
+     * Move an admitted packet of a credit port from its credit buffer to the shared
+     * pool, so that its credits may go back to the sender before it leaves (a relay
+     * staging it in memory of its own). The shared bytes obey the dynamic threshold
+     * as any ingress queue's; the packet stays on its credits when they would pass it.
+     * \param port a credit ingress port
+     * \param egress the egress port it will wait at
+     * \param priority its priority
+     * \param bytes the bytes Admit() charged
+     * \return true if the packet now lives on the shared pool: release it by
+     *         ReleaseStaged(), and return its credits now
+     */
+    bool Stage(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes);
+    /**
+     * Return the bytes of a staged packet (Stage()) that has left.
+     * \param port the ingress port it was admitted on
+     * \param egress the egress port it left by
+     * \param priority its priority
+     * \param bytes the bytes Stage() moved
+     */
+    void ReleaseStaged(uint32_t port, uint32_t egress, uint8_t priority, uint32_t bytes);
     /**
      * \param port ingress port
      * \param priority a lossless or lossy priority
