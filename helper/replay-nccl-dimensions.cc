@@ -32,7 +32,8 @@ ReplayNcclDimensions(const Fabric& fabric, const std::vector<uint32_t>& physical
     {
         out[d].npuGBps = static_cast<double>(sums[d]) / npus / 8e9;
         out[d].scaleUp = dims[d].scaleUp.has_value();
-        out[d].oneSwitch = dims[d].topology == "Switch";
+        // A rail is one switch joining the NPUs of one local index in every server.
+        out[d].oneSwitch = dims[d].topology == "Switch" || dims[d].topology == "Rail";
     }
     return out;
 }

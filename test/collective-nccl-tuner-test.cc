@@ -189,10 +189,11 @@ namespace
 
 /** 16 servers of 8: one 360 GB/s scale-up switch each, 50 GB/s rails onto one switch. */
 CollectivePlanner
-EightBySixteen(CollectiveOptimization optimization)
+EightBySixteen(CollectiveOptimization optimization, bool collNet = false)
 {
     SystemConfig config;
     config.collectiveOptimization = optimization;
+    config.ncclCollNetEnable = collNet;
     const AlgorithmSpec nccl = ParseAlgorithmSpec("nccl", "test");
     config.allReduceImplementation = {nccl};
     config.reduceScatterImplementation = {nccl};
@@ -322,4 +323,42 @@ TEST(NcclTuner, PlannerRefusesNcclWithoutFabricOrForAllToAll)
     request.type = CollectiveType::AllToAll;
     EXPECT_THROW(CollectivePlanner(config, {8}, {{kIntra, true, true}}).Plan(request), InputError);
     EXPECT_THROW(ParseAlgorithmSpec("oneNccl", "test"), InputError);
+}
+
+TEST(NcclTuner, CollNetOverSeveralRanksPerNodeSplitsTheAllReduce)
+{
+    // 16 nodes of 8 with CollNet on: below 220.04 MB NCCL's model picks CollNet Direct.
+    // Whatever the collective optimization, the all-reduce reduce-scatters inside each
+    // node, reduces each rank's share in the scale-out switch and all-gathers inside.
+    const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline, true);
+    CollectivePlanner::Request request;
+    request.type = CollectiveType::AllReduce;
+    request.where = "test";
+    request.bytes = 64 << 20;
+    auto plan = planner.Plan(request);
+    ASSERT_EQ(Algorithms(*plan), "ring@0 inNetwork@1 ring@0");
+    EXPECT_EQ(plan->phases[0].op, CollectiveType::ReduceScatter);
+    EXPECT_EQ(plan->phases[1].op, CollectiveType::AllReduce);
+    EXPECT_EQ(plan->phases[2].op, CollectiveType::AllGather);
+    // Each rank's share through its NIC is an eighth of its data.
+    EXPECT_EQ(plan->phases[1].inputBytes, plan->chunkBytes / 8);
+    ASSERT_EQ(plan->notes.size(), 2U);
+    EXPECT_EQ(plan->notes[0],
+              "the world: nccl for ALL_REDUCE on 128 ranks in 16 node(s): collnet below 256 MiB, "
+              "ring from 256 MiB");
+    EXPECT_EQ(plan->notes[1],
+              "the world: nccl collnet over 8 ranks per node: a ring inside each node, "
+              "in-network across nodes, each rank's share through its own NIC");
+    // A reduce-scatter needs no split: inside the node, then across.
+    request.type = CollectiveType::ReduceScatter;
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "ring@0 inNetwork@1");
+    // Nodes holding different numbers of the group's ranks do not get CollNet.
+    request.type = CollectiveType::AllReduce;
+    request.group = std::make_shared<CommGroup>("uneven", std::vector<uint32_t>{0, 1, 2, 8, 9});
+    plan = planner.Plan(request);
+    EXPECT_EQ(Algorithms(*plan).find("inNetwork"), std::string::npos) << Algorithms(*plan);
+    // Without CollNet the same world runs a tree on each dimension.
+    request.group = nullptr;
+    EXPECT_EQ(Algorithms(*EightBySixteen(CollectiveOptimization::Baseline).Plan(request)),
+              "doubleBinaryTree@0 doubleBinaryTree@1");
 }

@@ -349,3 +349,27 @@ TEST(FlowBackend, BadRankAndMissingRouteAreInputErrors)
     }
     Simulator::Destroy();
 }
+
+// The allocator reports the flows it re-solved in flow order, whatever order they were
+// started in and its components walked in: the backend sets their drains in that order,
+// so drains due at one picosecond go in the order of their queue pairs.
+TEST(FlowRateAllocator, ResolvedFlowsComeInFlowOrder)
+{
+    FlowRateAllocator rates({100 * kGbps, 100 * kGbps, 100 * kGbps}, true);
+    const uint32_t f0 = rates.AddFlow({{0, 1}});
+    const uint32_t f1 = rates.AddFlow({{0, 1}, {1, 1}});
+    const uint32_t f2 = rates.AddFlow({{1, 1}});
+    const uint32_t f3 = rates.AddFlow({{2, 1}});
+    for (uint32_t f : {f3, f2, f1, f0})
+    {
+        rates.SetActive(f, true);
+    }
+    EXPECT_EQ(rates.Resolve(), (std::vector<uint32_t>{f0, f1, f2, f3}));
+    // f0 and f1 share link 0 at 50 Gb/s, and f2 takes the rest of link 1.
+    EXPECT_DOUBLE_EQ(rates.GetRate(f0), 50 * kGbps);
+    EXPECT_DOUBLE_EQ(rates.GetRate(f2), 50 * kGbps);
+    rates.SetActive(f2, false);
+    rates.SetActive(f0, false);
+    EXPECT_EQ(rates.Resolve(), (std::vector<uint32_t>{f0, f1, f2}));
+    EXPECT_DOUBLE_EQ(rates.GetRate(f1), 100 * kGbps);
+}

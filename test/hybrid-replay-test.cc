@@ -245,7 +245,9 @@ TEST_F(HybridReplayTest, GeneratedGptWithinOnePercentOfThePacketLevel)
     config.network.cc.scheme = "dcqcn";
     const ReplayResult packet = Replay(config, ReplayBackendKind::Packet);
     const ReplayResult hybrid = Replay(config, ReplayBackendKind::Hybrid);
-    // Measured: 7090.757 us against 7090.743 us, the same ECN marks and CNPs (doc/replay.md).
+    // Measured: 7117.244 us against 7090.743 us (+0.37 %), 274 ECN marks against 261
+    // (+5.0 %, at the bound): DCQCN takes a slightly different course from RoCE traffic
+    // that starts a few ns apart (doc/replay.md).
     EXPECT_NEAR(LastFinishNs(hybrid) / LastFinishNs(packet), 1.0, 0.01);
     const uint64_t flowBytes = Counter(hybrid, "hybrid flow level bytes");
     const uint64_t packetBytes = Counter(hybrid, "hybrid packet level bytes");

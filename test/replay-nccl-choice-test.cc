@@ -88,7 +88,8 @@ struct AllReduceRun
 
 /**
  * Replay \p workload (8 NPUs) on two servers of four GPUs on rails, by \p routing, with
- * the given all-reduce implementation and \p options added to the command.
+ * the given all-reduce implementation, \p options added to the command and \p systemKeys
+ * to the system JSON.
  */
 AllReduceRun
 RunOnRails(const ettest::ScratchDir& dir,
@@ -96,7 +97,8 @@ RunOnRails(const ettest::ScratchDir& dir,
            const std::string& implementation,
            const std::string& backend,
            const std::string& routing,
-           const std::string& options = "")
+           const std::string& options = "",
+           const std::string& systemKeys = "")
 {
     const std::string fabric = dir.File(routing + ".yml");
     WriteText(fabric,
@@ -111,7 +113,7 @@ RunOnRails(const ettest::ScratchDir& dir,
               R"({"endpoint-delay": 10, "preferred-dataset-splits": 1,
                   "collective-optimization": "baseline", "all-to-all-implementation": ["direct"],
                   "all-reduce-implementation": [")" +
-                  implementation + R"("]})");
+                  implementation + R"("])" + systemKeys + "}");
     const std::string summary = dir.File("rails.json");
     const ProgramRun run = RunProgram(
         std::string(MLFABRIC_EXAMPLES_DIR) + "/chakra-replay --progress=0 --backend=" + backend +
@@ -219,4 +221,30 @@ TEST(ReplayNcclChoice, RelayedChannelsKeepPaceWhenRelaysStage)
     const AllReduceRun held = RunOnRails(
         dir, large, "nccl", "packet", "dimension-order", "--ns3::NpuRelay::StageHandOvers=false");
     EXPECT_GT(held.us, 2 * flow.us);
+}
+
+TEST(ReplayNcclChoice, CollNetSendsEachRanksShareThroughItsOwnNic)
+{
+    // Two servers of four GPUs with CollNet on: an all-reduce below 8 MiB runs as CollNet
+    // Direct. Each GPU reduce-scatters inside its server, its quarter is reduced in its
+    // rail's switch, and it all-gathers inside. Between two sizes the time grows by the
+    // bytes over 2 x 3/4 at the scale-up goodput (3.6 Tb/s x 256/272) plus 1/4 at the
+    // NIC's (400 Gb/s x 4096/4178, cut through the switch): 35.68 us from 64 KiB to 4 MiB.
+    ettest::ScratchDir dir;
+    const std::string small = Generate(dir, "64KiB", 8);
+    const std::string large = Generate(dir, "4MiB", 8);
+    const double upBps = 3600e9 / 8 * 256 / 272;
+    const double nicBps = 400e9 / 8 * 4096 / 4178;
+    const double slope = 1.5 / upBps + 0.25 / nicBps;
+    const double expectedUs = (4194304.0 - 65536.0) * slope * 1e6;
+    const std::string collNet = R"(, "nccl-collnet-enable": true)";
+    for (const std::string backend : {"flow", "packet"})
+    {
+        const AllReduceRun a =
+            RunOnRails(dir, small, "nccl", backend, "dimension-order", "", collNet);
+        const AllReduceRun b =
+            RunOnRails(dir, large, "nccl", backend, "dimension-order", "", collNet);
+        EXPECT_EQ(b.algorithm, "RS:ring@0 AR:inNetwork@1 AG:ring@0") << backend;
+        EXPECT_NEAR(b.us - a.us, expectedUs, 0.01 * expectedUs) << backend;
+    }
 }

@@ -72,6 +72,12 @@ struct CollectivePlan
      * topology, each channel a ring over the same members in its own order. Empty: one.
      */
     std::vector<std::shared_ptr<const CollectiveTopology>> channels;
+    /**
+     * An all-reduce reduce-scatters on the lower dimensions, all-reduces on the highest
+     * and all-gathers below, whatever the collective optimization (NCCL's CollNet over
+     * several ranks per node); false: as the optimization says.
+     */
+    bool splitAllReduce{false};
 
     /** \param chunk a chunk \return the topology its phases run on */
     const CollectiveTopology&

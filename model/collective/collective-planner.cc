@@ -331,8 +331,17 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
     const bool single = spanned.size() == 1;
     const NcclDimension& only = m_nccl[spanned.front()];
     shape.nvls = shape.nodes == 1 && single && only.scaleUp && only.oneSwitch;
-    shape.collNet =
-        m_config.ncclCollNetEnable && shape.nodes >= 2 && single && !only.scaleUp && only.oneSwitch;
+    // CollNet reduces across nodes in the switch of the highest dimension; over several
+    // ranks per node (CollNet Direct) each rank's share goes through its own NIC, so the
+    // ranks must fill equal nodes below it on one scale-up dimension.
+    const NcclDimension& top = m_nccl[spanned.back()];
+    const bool equalNodes = std::all_of(
+        nodes.begin(),
+        nodes.end(),
+        [&](const auto& node) { return node.second.size() == shape.ranks / shape.nodes; });
+    const bool overScaleUp = spanned.size() == 2 && m_nccl[spanned.front()].scaleUp && equalNodes;
+    shape.collNet = m_config.ncclCollNetEnable && shape.nodes >= 2 && !top.scaleUp &&
+                    top.oneSwitch && (single || overScaleUp);
     // NCCL sizes an all-gather by its output; comm_size is a rank's input.
     const uint64_t bytes =
         key == CollectiveType::AllGather ? request.bytes * shape.ranks : request.bytes;
@@ -360,7 +369,16 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
         perDimension[spanned.front()].algorithm = CollectiveAlgorithm::Nvls;
         break;
     case NcclAlgorithm::CollNet:
-        perDimension[spanned.front()].algorithm = CollectiveAlgorithm::InNetwork;
+        perDimension[spanned.back()].algorithm = CollectiveAlgorithm::InNetwork;
+        if (!single)
+        {
+            perDimension[spanned.front()].algorithm = CollectiveAlgorithm::Ring;
+            plan.splitAllReduce = true;
+            plan.notes.push_back(who + ": nccl collnet over " +
+                                 std::to_string(shape.ranks / shape.nodes) +
+                                 " ranks per node: a ring inside each node, in-network across "
+                                 "nodes, each rank's share through its own NIC");
+        }
         break;
     case NcclAlgorithm::Tree:
         for (uint32_t d : spanned)
@@ -522,9 +540,9 @@ CollectivePlanner::AddNativePhases(CollectivePlan& plan,
         remain = phase.outputBytes;
     };
 
-    const bool splitAllReduce =
-        plan.type == CollectiveType::AllReduce &&
-        m_config.collectiveOptimization == CollectiveOptimization::LocalBwAware;
+    const bool splitAllReduce = plan.type == CollectiveType::AllReduce &&
+                                (plan.splitAllReduce || m_config.collectiveOptimization ==
+                                                            CollectiveOptimization::LocalBwAware);
     if (!splitAllReduce)
     {
         const CollectiveType op = plan.type == CollectiveType::ReduceScatterBlock

@@ -6,6 +6,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -127,6 +129,9 @@ FlowRateAllocator::Resolve()
         }
     }
     m_touched.clear();
+    // In flow order, whatever order the components were walked in: the caller sets its
+    // drain events in this order, and drains due at one picosecond go in that order.
+    std::sort(m_changed.begin(), m_changed.end());
     return m_changed;
 }
 

@@ -57,7 +57,7 @@ class FlowRateAllocator
     /**
      * Re-solve the rates the starts and stops since the last Resolve affect.
      * \return the flows whose rate was re-solved, stopped ones included (the old rate may
-     *         equal the new one)
+     *         equal the new one), in ascending flow id
      */
     const std::vector<uint32_t>& Resolve();
 
