@@ -201,6 +201,17 @@ EightBySixteen(CollectiveOptimization optimization, bool collNet = false)
     return CollectivePlanner(config, {8, 16}, {{kIntra, true, true}, {kInter, false, true}});
 }
 
+/** \return a world all-reduce of \p bytes */
+CollectivePlanner::Request
+AllReduceOf(uint64_t bytes)
+{
+    CollectivePlanner::Request request;
+    request.type = CollectiveType::AllReduce;
+    request.where = "test";
+    request.bytes = bytes;
+    return request;
+}
+
 std::string
 Algorithms(const CollectivePlan& plan)
 {
@@ -218,11 +229,8 @@ Algorithms(const CollectivePlan& plan)
 TEST(NcclTuner, PlannerRunsTheChoiceOnTheGroupsDimensions)
 {
     const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline);
-    CollectivePlanner::Request request;
-    request.type = CollectiveType::AllReduce;
-    request.where = "test";
     // The world of 16 nodes of 8: a tree on both dimensions below 172.77 MB, one ring above.
-    request.bytes = 1 << 20;
+    CollectivePlanner::Request request = AllReduceOf(1 << 20);
     auto plan = planner.Plan(request);
     EXPECT_EQ(Algorithms(*plan), "doubleBinaryTree@0 doubleBinaryTree@1");
     ASSERT_EQ(plan->notes.size(), 1U);
@@ -252,10 +260,7 @@ TEST(NcclTuner, PlannerRunsTheChoiceOnTheGroupsDimensions)
 TEST(NcclTuner, RingAcrossNodesRunsAChannelPerRankOfANode)
 {
     const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline);
-    CollectivePlanner::Request request;
-    request.type = CollectiveType::AllReduce;
-    request.where = "test";
-    request.bytes = 1ULL << 30;
+    CollectivePlanner::Request request = AllReduceOf(1ULL << 30);
     auto plan = planner.Plan(request);
     ASSERT_EQ(Algorithms(*plan), "oneRing@0");
     ASSERT_EQ(plan->GetChannelCount(), 8U);
@@ -304,10 +309,7 @@ TEST(NcclTuner, RingAcrossNodesRunsAChannelPerRankOfANode)
 TEST(NcclTuner, LocalBwAwareTreeOnlyOnTheHighestDimension)
 {
     const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::LocalBwAware);
-    CollectivePlanner::Request request;
-    request.type = CollectiveType::AllReduce;
-    request.bytes = 1 << 20;
-    request.where = "test";
+    const CollectivePlanner::Request request = AllReduceOf(1 << 20);
     EXPECT_EQ(Algorithms(*planner.Plan(request)), "ring@0 doubleBinaryTree@1 ring@0");
 }
 
@@ -316,9 +318,7 @@ TEST(NcclTuner, PlannerRefusesNcclWithoutFabricOrForAllToAll)
     SystemConfig config;
     config.allReduceImplementation = {ParseAlgorithmSpec("nccl", "test")};
     config.allToAllImplementation = {ParseAlgorithmSpec("nccl", "test")};
-    CollectivePlanner::Request request;
-    request.bytes = 1 << 20;
-    request.where = "test";
+    CollectivePlanner::Request request = AllReduceOf(1 << 20);
     EXPECT_THROW(CollectivePlanner(config, {8}).Plan(request), InputError);
     request.type = CollectiveType::AllToAll;
     EXPECT_THROW(CollectivePlanner(config, {8}, {{kIntra, true, true}}).Plan(request), InputError);
@@ -331,10 +331,7 @@ TEST(NcclTuner, CollNetOverSeveralRanksPerNodeSplitsTheAllReduce)
     // Whatever the collective optimization, the all-reduce reduce-scatters inside each
     // node, reduces each rank's share in the scale-out switch and all-gathers inside.
     const CollectivePlanner planner = EightBySixteen(CollectiveOptimization::Baseline, true);
-    CollectivePlanner::Request request;
-    request.type = CollectiveType::AllReduce;
-    request.where = "test";
-    request.bytes = 64 << 20;
+    CollectivePlanner::Request request = AllReduceOf(64 << 20);
     auto plan = planner.Plan(request);
     ASSERT_EQ(Algorithms(*plan), "ring@0 inNetwork@1 ring@0");
     EXPECT_EQ(plan->phases[0].op, CollectiveType::ReduceScatter);
