@@ -623,7 +623,8 @@ RdmaNic::Hold(uint32_t inPort, uint8_t priority, bool hold)
     if (ps.port->HasCreditFlowControl())
     {
         // A credit link holds its sender back by the credits the relay has not yet
-        // returned (NpuRelay::Dequeue); it carries no PFC frames.
+        // returned (on arrival for a staged frame, else as it leaves: NpuRelay); it
+        // carries no PFC frames.
         return;
     }
     const auto bit = static_cast<uint8_t>(1u << priority);
