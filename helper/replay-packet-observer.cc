@@ -143,7 +143,7 @@ ReplayPacketObserver::Collect(bool finished)
             std::to_string(figures.stats->relayHeldCredits) +
             " frame(s) relayed from scale-up links to RoCE ports held their scale-up credits "
             "until they left, the relay's shared pool being at its threshold: the relaying "
-            "NPUs' own scale-up frames waited behind them (doc/fabrics.md, scale-up links)";
+            "NPUs' own scale-up frames waited behind them (doc/fabrics.md, scale_up)";
         std::cerr << "warning: " << warning << std::endl;
         figures.warnings.push_back(warning);
     }
