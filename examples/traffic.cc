@@ -15,6 +15,7 @@
 #include "ns3/core-module.h"
 #include "ns3/example-cli.h"
 #include "ns3/input-error.h"
+#include "ns3/network-stats.h"
 #include "ns3/path-settings.h"
 #include "ns3/summary.h"
 #include "ns3/traffic-scenario.h"
@@ -47,6 +48,7 @@ ToJson(const TrafficConfig& config, const TrafficResult& r)
             {"out_of_order_bytes", r.outOfOrderBytes},
             {"retransmitted_bytes", r.retransmittedBytes},
             {"drops", r.drops},
+            {"relay_credit_held_frames", r.relayHeldCredits},
             {"lost_frames", r.lostFrames},
             {"timeouts", r.timeouts},
             {"max_link_utilization", r.maxLinkUtilization},
@@ -88,6 +90,10 @@ Print(const TrafficConfig& config, const TrafficResult& r)
                 static_cast<unsigned long long>(r.drops),
                 static_cast<unsigned long long>(r.lostFrames),
                 static_cast<unsigned long long>(r.timeouts));
+    if (r.relayHeldCredits > 0)
+    {
+        std::cerr << "warning: " << RelayHeldCreditsWarning(r.relayHeldCredits) << std::endl;
+    }
     std::printf("link utilization       max %.3f; switch-to-switch max %.3f, mean %.3f\n",
                 r.maxLinkUtilization,
                 r.maxFabricUtilization,

@@ -92,4 +92,13 @@ CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues)
     return s;
 }
 
+std::string
+RelayHeldCreditsWarning(uint64_t frames)
+{
+    return std::to_string(frames) +
+           " frame(s) relayed from scale-up links to RoCE ports held their scale-up credits "
+           "until they left, the relay's shared pool being at its threshold: the relaying "
+           "NPUs' own scale-up frames waited behind them (doc/fabrics.md, scale_up)";
+}
+
 } // namespace ns3

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -53,6 +54,14 @@ struct NetworkStats
  * \return the figures
  */
 NetworkStats CollectNetworkStats(const RoceNetwork& net, const QueueMonitor* queues);
+
+/**
+ * \ingroup mlfabric-helper
+ * \param frames frames relayed from scale-up links to RoCE ports that kept their
+ *        credits (NpuRelay::Counters::heldCredits), at least 1
+ * \return the run-time warning that says what they did to the relaying NPUs
+ */
+std::string RelayHeldCreditsWarning(uint64_t frames);
 
 } // namespace ns3
 

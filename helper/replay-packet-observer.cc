@@ -139,11 +139,7 @@ ReplayPacketObserver::Collect(bool finished)
     figures.stats = CollectNetworkStats(*m_net, m_queues.get());
     if (figures.stats->relayHeldCredits > 0)
     {
-        const std::string warning =
-            std::to_string(figures.stats->relayHeldCredits) +
-            " frame(s) relayed from scale-up links to RoCE ports held their scale-up credits "
-            "until they left, the relay's shared pool being at its threshold: the relaying "
-            "NPUs' own scale-up frames waited behind them (doc/fabrics.md, scale_up)";
+        const std::string warning = RelayHeldCreditsWarning(figures.stats->relayHeldCredits);
         std::cerr << "warning: " << warning << std::endl;
         figures.warnings.push_back(warning);
     }

@@ -241,6 +241,7 @@ RunTraffic(const TrafficConfig& config)
         if (relay->IsConfigured())
         {
             result.drops += relay->GetCounters().drops;
+            result.relayHeldCredits += relay->GetCounters().heldCredits;
         }
     }
     for (uint32_t sw : net.GetSwitches())

@@ -82,6 +82,7 @@ struct TrafficResult
     uint64_t outOfOrderBytes{0};     //!< payload dropped for arriving past a gap
     uint64_t retransmittedBytes{0};  //!< payload sent more than once
     uint64_t drops{0};               //!< buffer drops at switches and NPU relays
+    uint64_t relayHeldCredits{0};    //!< scale-up to RoCE relayed frames that kept credits
     uint64_t lostFrames{0};          //!< frames lost on the wire
     uint64_t timeouts{0};            //!< retransmission timeouts
     uint32_t completedFlows{0};      //!< flows whose last byte arrived

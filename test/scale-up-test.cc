@@ -29,9 +29,11 @@
 #include "ns3/fabric-loader.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/input-error.h"
+#include "ns3/network-stats.h"
 #include "ns3/roce-network.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-scenario.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -387,6 +389,35 @@ TEST_F(ScaleUpTest, RunHeaderSaysHowRelaysHandScaleUpFramesToRoce)
         EXPECT_EQ(json["scale_up_to_roce_staged"], staging ? 32 : 0);
         Simulator::Destroy();
     }
+}
+
+// An all-to-all without congestion control overruns the relays that hand scale-up frames
+// to their NICs: what their pool cannot stage keeps its credits, and the run counts it.
+// Staging off, no frame is staged or counted; every byte arrives either way.
+TEST_F(ScaleUpTest, OverrunRelaysCountTheFramesThatKeptTheirCredits)
+{
+    std::vector<TrafficResult> runs;
+    for (const bool staging : {true, false})
+    {
+        Config::SetDefault("ns3::NpuRelay::StageHandOvers", BooleanValue(staging));
+        TrafficConfig config;
+        config.fabricPath = std::string(MLFABRIC_SOURCE_DIR) + "/fabrics/two-dim-4x2.yaml";
+        config.pattern = TrafficPattern::ALL_TO_ALL;
+        config.messageBytes = 1 << 20;
+        runs.push_back(RunTraffic(config));
+        Simulator::Destroy();
+    }
+    EXPECT_GT(runs[0].relayHeldCredits, 0U);
+    EXPECT_EQ(runs[1].relayHeldCredits, 0U);
+    for (const TrafficResult& r : runs)
+    {
+        EXPECT_EQ(r.bytesDelivered, r.bytesExpected);
+        EXPECT_EQ(r.drops, 0U);
+    }
+    EXPECT_NE(RelayHeldCreditsWarning(runs[0].relayHeldCredits)
+                  .find(std::to_string(runs[0].relayHeldCredits) +
+                        " frame(s) relayed from scale-up links to RoCE ports held"),
+              std::string::npos);
 }
 
 // Scale-up ports neither mark ECN nor stamp INT: the same departing frame, asking for
