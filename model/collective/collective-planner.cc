@@ -61,6 +61,16 @@ ImplementationKey(CollectiveType type)
     }
 }
 
+/** \param nodes ranks by node \return true if every node holds as many as the first */
+bool
+NodesHoldEqually(const std::map<uint64_t, std::vector<uint32_t>>& nodes)
+{
+    const size_t perNode = nodes.begin()->second.size();
+    return std::all_of(nodes.begin(),
+                       nodes.end(),
+                       [perNode](const auto& node) { return node.second.size() == perNode; });
+}
+
 /** Bytes a rank holds after a phase, as ASTRA-sim's algorithms compute them. */
 uint64_t
 PhaseOutputBytes(CollectiveType op, uint64_t input, uint32_t n)
@@ -335,11 +345,8 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
     // ranks per node (CollNet Direct) each rank's share goes through its own NIC, so the
     // ranks must fill equal nodes below it on one scale-up dimension.
     const NcclDimension& top = m_nccl[spanned.back()];
-    const bool equalNodes = std::all_of(
-        nodes.begin(),
-        nodes.end(),
-        [&](const auto& node) { return node.second.size() == shape.ranks / shape.nodes; });
-    const bool overScaleUp = spanned.size() == 2 && m_nccl[spanned.front()].scaleUp && equalNodes;
+    const bool overScaleUp =
+        spanned.size() == 2 && m_nccl[spanned.front()].scaleUp && NodesHoldEqually(nodes);
     shape.collNet = m_config.ncclCollNetEnable && shape.nodes >= 2 && !top.scaleUp &&
                     top.oneSwitch && (single || overScaleUp);
     // NCCL sizes an all-gather by its output; comm_size is a rank's input.
@@ -417,14 +424,11 @@ CollectivePlanner::AddRingChannels(CollectivePlan& plan,
     {
         return;
     }
-    for (const auto& [node, members] : nodes)
+    if (!NodesHoldEqually(nodes))
     {
-        if (members.size() != perNode)
-        {
-            plan.notes.push_back(who + ": nccl ring in one channel: its nodes hold different "
-                                       "numbers of its ranks");
-            return;
-        }
+        plan.notes.push_back(who + ": nccl ring in one channel: its nodes hold different "
+                                   "numbers of its ranks");
+        return;
     }
     // Channel c enters every node at its c-th rank and leaves it from the one before, so
     // each channel crosses between nodes over a NIC of its own (a rail; with

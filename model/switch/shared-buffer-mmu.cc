@@ -178,6 +178,12 @@ SharedBufferMmu::Threshold() const
 }
 
 bool
+SharedBufferMmu::SharedAdmits(const Ingress& in, uint32_t bytes) const
+{
+    return in.shared + bytes <= Threshold() && m_sharedUsed + bytes <= m_sharedPool;
+}
+
+bool
 SharedBufferMmu::EgressAdmits(const Egress& queue, uint32_t bytes) const
 {
     if (m_egressAlpha == 0)
@@ -215,8 +221,7 @@ SharedBufferMmu::Admit(uint32_t port, uint32_t egress, uint8_t priority, uint32_
     {
         in.reserved += bytes;
     }
-    else if (in.headroom == 0 && in.shared + bytes <= Threshold() &&
-             m_sharedUsed + bytes <= m_sharedPool && (lossless || EgressAdmits(out, bytes)))
+    else if (in.headroom == 0 && SharedAdmits(in, bytes) && (lossless || EgressAdmits(out, bytes)))
     {
         in.shared += bytes;
         m_sharedUsed += bytes;
@@ -229,8 +234,7 @@ SharedBufferMmu::Admit(uint32_t port, uint32_t egress, uint8_t priority, uint32_
     }
     else
     {
-        const bool byEgress =
-            !lossless && in.shared + bytes <= Threshold() && m_sharedUsed + bytes <= m_sharedPool;
+        const bool byEgress = !lossless && SharedAdmits(in, bytes);
         m_egressDrops += byEgress ? 1 : 0;
         ++m_drops;
         return DROP;
@@ -276,7 +280,7 @@ SharedBufferMmu::Stage(uint32_t port, uint32_t egress, uint8_t priority, uint32_
     Ingress& in = m_in[port][priority];
     NS_ABORT_MSG_IF(m_credit[port] == 0, "port " << port << " stages but has no credits");
     NS_ABORT_MSG_IF(bytes > in.credit, "credit accounting underflow on port " << port);
-    if (in.shared + bytes > Threshold() || m_sharedUsed + bytes > m_sharedPool)
+    if (!SharedAdmits(in, bytes))
     {
         return false;
     }

@@ -213,6 +213,12 @@ class SharedBufferMmu : public Object
     /** \return the current dynamic threshold of the shared pool */
     uint64_t Threshold() const;
     /**
+     * \param in an ingress queue
+     * \param bytes a packet's bytes
+     * \return true if the queue's dynamic threshold and the shared pool have room for them
+     */
+    bool SharedAdmits(const Ingress& in, uint32_t bytes) const;
+    /**
      * \param queue an egress queue
      * \param bytes a lossy packet's bytes
      * \return true if the queue may take them under LossyEgressAlpha
