@@ -5,6 +5,7 @@
 
 #include "ns3/double.h"
 #include "ns3/input-error.h"
+#include "ns3/reduction-switch.h"
 #include "ns3/switch-reduction.h"
 #include "ns3/uinteger.h"
 
@@ -64,24 +65,25 @@ ChunkBytes(Ptr<RdmaNic> nic, uint32_t port)
 }
 
 /**
- * Find a link between a NIC and a switch.
- * \param nic the NIC
- * \param sw the switch
- * \param nicPort set to the NIC's port
- * \param swPort set to the switch's port
+ * Find a link between two nodes' ports (a NIC or a switch, each).
+ * \param a one node
+ * \param b the other
+ * \param aPort set to a's port
+ * \param bPort set to b's port
  * \return false if they are not linked
  */
+template <typename A, typename B>
 bool
-FindLink(Ptr<RdmaNic> nic, Ptr<RoceSwitch> sw, uint32_t& nicPort, uint32_t& swPort)
+FindLink(const A& a, const B& b, uint32_t& aPort, uint32_t& bPort)
 {
-    for (uint32_t i = 0; i < nic->GetNPorts(); ++i)
+    for (uint32_t i = 0; i < a->GetNPorts(); ++i)
     {
-        for (uint32_t j = 0; j < sw->GetNPorts(); ++j)
+        for (uint32_t j = 0; j < b->GetNPorts(); ++j)
         {
-            if (sw->GetPort(j)->GetPeer() == nic->GetPort(i))
+            if (b->GetPort(j)->GetPeer() == a->GetPort(i))
             {
-                nicPort = i;
-                swPort = j;
+                aPort = i;
+                bPort = j;
                 return true;
             }
         }
@@ -89,9 +91,24 @@ FindLink(Ptr<RdmaNic> nic, Ptr<RoceSwitch> sw, uint32_t& nicPort, uint32_t& swPo
     return false;
 }
 
+/** \return the switch's reductions, aggregated to it on first use */
+Ptr<SwitchReduction>
+ReductionOf(Ptr<RoceSwitch> sw)
+{
+    Ptr<SwitchReduction> reduction = sw->GetObject<SwitchReduction>();
+    if (!reduction)
+    {
+        reduction = CreateObject<SwitchReduction>();
+        reduction->SetSwitch(PeekPointer(sw));
+        sw->AggregateObject(reduction);
+    }
+    return reduction;
+}
+
 /**
- * The switch cabled to every member's NIC, with the ports that join them; throws
- * InputError when there is none or when a member's link can lose the reduction's frames.
+ * The switch or aggregation tree (ReductionTree) of a reduction over \p ranks: the one
+ * switch cabled to every member's NIC when there is one. Throws InputError when there is
+ * none and no tree either, or when a link of the reduction can lose its frames.
  */
 PacketInSwitchReductions::Placement
 PlaceReduction(const RoceNetwork& net,
@@ -100,58 +117,101 @@ PlaceReduction(const RoceNetwork& net,
                uint8_t priority)
 {
     const std::string who = "in-switch reduction (nvls, inNetwork) over ranks " + RankList(ranks);
+    auto refuseLossy = [&](uint32_t node, uint32_t port, Ptr<RocePort> p, const std::string& what)
+    {
+        if (CanLose(net, node, port, p, priority))
+        {
+            throw InputError(who + ": the link of " + what + " can lose frames of traffic class " +
+                             std::to_string(priority) +
+                             " (no PFC or credits on it, or a loss probability); the "
+                             "reduction engine keeps no copy to resend from");
+        }
+    };
+    PacketInSwitchReductions::Placement place;
     for (uint32_t swNode : net.GetSwitches())
     {
-        Ptr<RoceSwitch> sw = net.GetSwitch(swNode);
-        PacketInSwitchReductions::Placement place;
+        place.nicPorts.clear();
+        place.switchPorts.clear();
         for (uint32_t rank : ranks)
         {
             uint32_t nicPort = 0;
             uint32_t swPort = 0;
-            if (!FindLink(net.GetNic(rankNode.at(rank)), sw, nicPort, swPort))
+            if (!FindLink(net.GetNic(rankNode.at(rank)), net.GetSwitch(swNode), nicPort, swPort))
             {
                 break;
             }
             place.nicPorts.push_back(nicPort);
             place.switchPorts.push_back(swPort);
         }
-        if (place.nicPorts.size() != ranks.size())
+        if (place.nicPorts.size() == ranks.size())
         {
-            continue;
+            place.switches.push_back({nullptr, swNode, -1, 0, {}});
+            place.attach.assign(ranks.size(), 0);
+            break;
         }
-        for (uint32_t m = 0; m < ranks.size(); ++m)
+    }
+    if (place.switches.empty())
+    {
+        const Fabric& fabric = net.GetFabric();
+        for (uint32_t rank : ranks)
         {
-            const uint32_t node = rankNode.at(ranks[m]);
-            Ptr<RdmaNic> nic = net.GetNic(node);
-            if (CanLose(net, node, place.nicPorts[m], nic->GetPort(place.nicPorts[m]), priority) ||
-                CanLose(
-                    net, swNode, place.switchPorts[m], sw->GetPort(place.switchPorts[m]), priority))
+            NS_ASSERT_MSG(rankNode.at(rank) == fabric.GetNpuNode(rank), "rank " << rank);
+        }
+        // No single switch: the caller's tie-break among common switches is never asked.
+        const ReductionTree tree = ReductionTreeOf(fabric, ranks, {});
+        place.nicPorts.assign(ranks.size(), 0);
+        place.switchPorts.assign(ranks.size(), 0);
+        place.attach = tree.attach;
+        for (const ReductionTree::Switch& t : tree.switches)
+        {
+            place.switches.push_back({nullptr, t.node, t.parent, 0, {}});
+            for (uint32_t m : t.members)
             {
-                throw InputError(who + ": the link of rank " + std::to_string(ranks[m]) +
-                                 " to switch " + std::to_string(swNode) +
-                                 " can lose frames of traffic class " + std::to_string(priority) +
-                                 " (no PFC or credits on it, or a loss probability); the "
-                                 "reduction engine keeps no copy to resend from");
+                NS_ABORT_MSG_UNLESS(FindLink(net.GetNic(rankNode.at(ranks[m])),
+                                             net.GetSwitch(t.node),
+                                             place.nicPorts[m],
+                                             place.switchPorts[m]),
+                                    "rank " << ranks[m] << " is not linked to switch " << t.node);
             }
         }
-        place.chunkBytes = ChunkBytes(net.GetNic(rankNode.at(ranks[0])), place.nicPorts[0]);
-        for (uint32_t m = 1; m < ranks.size(); ++m)
+        for (uint32_t s = 1; s < place.switches.size(); ++s)
         {
-            place.chunkBytes = std::min(
-                place.chunkBytes, ChunkBytes(net.GetNic(rankNode.at(ranks[m])), place.nicPorts[m]));
+            auto& sw = place.switches[s];
+            auto& parent = place.switches[sw.parent];
+            uint32_t downPort = 0;
+            NS_ABORT_MSG_UNLESS(
+                FindLink(net.GetSwitch(sw.node), net.GetSwitch(parent.node), sw.upPort, downPort),
+                "switch " << sw.node << " is not linked to switch " << parent.node);
+            const std::string link =
+                "switch " + std::to_string(sw.node) + " to switch " + std::to_string(parent.node);
+            refuseLossy(sw.node, sw.upPort, net.GetSwitch(sw.node)->GetPort(sw.upPort), link);
+            refuseLossy(parent.node, downPort, net.GetSwitch(parent.node)->GetPort(downPort), link);
+            parent.below.push_back({sw.node, downPort});
         }
-        place.reduction = sw->GetObject<SwitchReduction>();
-        if (!place.reduction)
-        {
-            place.reduction = CreateObject<SwitchReduction>();
-            place.reduction->SetSwitch(PeekPointer(sw));
-            sw->AggregateObject(place.reduction);
-        }
-        place.switchNode = swNode;
-        return place;
     }
-    throw InputError(who + ": no switch is cabled to every member; the packet level reduces "
-                           "in the switch their NICs are linked to");
+    for (uint32_t m = 0; m < ranks.size(); ++m)
+    {
+        const uint32_t node = rankNode.at(ranks[m]);
+        const uint32_t swNode = place.switches[place.attach[m]].node;
+        const std::string link =
+            "rank " + std::to_string(ranks[m]) + " to switch " + std::to_string(swNode);
+        refuseLossy(node, place.nicPorts[m], net.GetNic(node)->GetPort(place.nicPorts[m]), link);
+        refuseLossy(swNode,
+                    place.switchPorts[m],
+                    net.GetSwitch(swNode)->GetPort(place.switchPorts[m]),
+                    link);
+    }
+    place.chunkBytes = ChunkBytes(net.GetNic(rankNode.at(ranks[0])), place.nicPorts[0]);
+    for (uint32_t m = 1; m < ranks.size(); ++m)
+    {
+        place.chunkBytes = std::min(
+            place.chunkBytes, ChunkBytes(net.GetNic(rankNode.at(ranks[m])), place.nicPorts[m]));
+    }
+    for (auto& sw : place.switches)
+    {
+        sw.reduction = ReductionOf(net.GetSwitch(sw.node));
+    }
+    return place;
 }
 
 } // namespace

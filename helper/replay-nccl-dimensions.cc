@@ -34,6 +34,7 @@ ReplayNcclDimensions(const Fabric& fabric, const std::vector<uint32_t>& physical
         out[d].scaleUp = dims[d].scaleUp.has_value();
         // A rail is one switch joining the NPUs of one local index in every server.
         out[d].oneSwitch = dims[d].topology == "Switch" || dims[d].topology == "Rail";
+        out[d].switchTree = dims[d].topology == "Clos" || dims[d].topology == "FatTree";
     }
     return out;
 }

@@ -22,13 +22,24 @@ DescribePacketReductionEngine()
 {
     Ptr<ReductionEngine> engine = CreateObject<ReductionEngine>();
     UintegerValue buffer;
+    UintegerValue window;
     DataRateValue rate;
     TimeValue latency;
     engine->GetAttribute("BufferBytes", buffer);
+    engine->GetAttribute("WindowBytes", window);
     engine->GetAttribute("ReductionRate", rate);
     engine->GetAttribute("Latency", latency);
     std::ostringstream text;
-    text << "reduction buffer " << buffer.Get() << " B, rate ";
+    text << "reduction buffer " << buffer.Get() << " B, ";
+    if (window.Get() == 0)
+    {
+        text << "a reduction's window all of its free bytes";
+    }
+    else
+    {
+        text << "at most " << window.Get() << " B per reduction";
+    }
+    text << ", rate ";
     if (rate.Get().GetBitRate() == 0)
     {
         text << "unbounded";

@@ -325,6 +325,30 @@ TEST(NcclTuner, PlannerRefusesNcclWithoutFabricOrForAllToAll)
     EXPECT_THROW(ParseAlgorithmSpec("oneNccl", "test"), InputError);
 }
 
+TEST(NcclTuner, CollNetOnSwitchLevelsReducesAllReduceOnly)
+{
+    // Above the nodes a Clos: no one switch, but SHARP's trees over its levels run an
+    // all-reduce (CollNet Direct, as on one switch); a reduce-scatter or all-gather, which
+    // the trees do not run, does not get CollNet there.
+    SystemConfig config;
+    config.ncclCollNetEnable = true;
+    const AlgorithmSpec nccl = ParseAlgorithmSpec("nccl", "test");
+    config.allReduceImplementation = {nccl};
+    config.reduceScatterImplementation = {nccl};
+    config.allGatherImplementation = {nccl};
+    NcclDimension clos{kInter, false, false};
+    clos.switchTree = true;
+    const CollectivePlanner planner(config, {8, 16}, {{kIntra, true, true}, clos});
+    CollectivePlanner::Request request = AllReduceOf(64 << 20);
+    EXPECT_EQ(Algorithms(*planner.Plan(request)), "ring@0 inNetwork@1 ring@0");
+    request.type = CollectiveType::ReduceScatter;
+    request.bytes = 1 << 20; // CollNet's range on one switch
+    EXPECT_EQ(Algorithms(*planner.Plan(request)).find("inNetwork"), std::string::npos);
+    const CollectivePlanner oneSwitch(
+        config, {8, 16}, {{kIntra, true, true}, {kInter, false, true}});
+    EXPECT_NE(Algorithms(*oneSwitch.Plan(request)).find("inNetwork"), std::string::npos);
+}
+
 TEST(NcclTuner, CollNetOverSeveralRanksPerNodeSplitsTheAllReduce)
 {
     // 16 nodes of 8 with CollNet on: below 220.04 MB NCCL's model picks CollNet Direct.

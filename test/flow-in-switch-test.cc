@@ -217,7 +217,7 @@ TEST_F(FlowInSwitchTest, AllGatherStreamsTheOtherSharesDown)
     EXPECT_EQ(b->GetDeliveredBytes(), 3 * kMiB);
 }
 
-TEST_F(FlowInSwitchTest, RefusesMembersWithoutACommonSwitchAndBadContributions)
+TEST_F(FlowInSwitchTest, RefusesTreeReduceScatterAndBadContributions)
 {
     // Two switches of two NPUs each, joined by a link.
     Fabric f("two-leaves");
@@ -236,13 +236,14 @@ TEST_F(FlowInSwitchTest, RefusesMembersWithoutACommonSwitchAndBadContributions)
     auto across = std::make_shared<const std::vector<uint32_t>>(std::vector<uint32_t>{0, 2});
     try
     {
-        b->ReduceInSwitch({0, across, kMiB, 1}, nullptr);
-        FAIL() << "members under two leaves were accepted";
+        b->ReduceInSwitch({0, across, kMiB, 1, NetworkBackend::InSwitchOp::ReduceScatter}, nullptr);
+        FAIL() << "a reduce-scatter of members under two leaves was accepted";
     }
     catch (const InputError& e)
     {
-        EXPECT_NE(std::string(e.what()).find("fabric 'two-leaves': in-switch reduction (nvls, "
-                                             "inNetwork) over ranks 0,2: no switch is linked"),
+        EXPECT_NE(std::string(e.what()).find("over 2 ranks: no switch is linked to every member, "
+                                             "and an aggregation tree over several switches "
+                                             "runs all-reduce only"),
                   std::string::npos)
             << e.what();
     }

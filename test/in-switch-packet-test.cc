@@ -19,6 +19,7 @@
 #include "ns3/input-error.h"
 #include "ns3/rdma-backend-attach.h"
 #include "ns3/reduction-member.h"
+#include "ns3/roce-header.h"
 #include "ns3/roce-network.h"
 #include "ns3/roce-wire.h"
 #include "ns3/simulator.h"
@@ -49,6 +50,15 @@ double
 ChunkWireNs()
 {
     return wire::LinkFramedBytes(kPacket, 16, 256, 16) / kLineBytesPerNs;
+}
+
+/** \return the wire bytes of a grant on Ethernet: an ACK frame's */
+double
+EthernetGrantBytes()
+{
+    RoceHeaderPtr h = MakeRoceHeader();
+    h->type = RoceHeader::ACK;
+    return h->GetWireBytes();
 }
 
 /** Wire time of a grant on a scale-up link: one header. */
@@ -283,11 +293,15 @@ TEST_F(InSwitchPacketTest, SharpLikeReductionOnAClosLeaf)
     Simulator::Run();
     d.ExpectConserved(ranks, bytes, kMtu);
     // Chunks stream at line rate with 82 bytes of RoCEv2 overhead each; the result of
-    // the last one comes down one chunk time and a cable after it went up.
+    // the last one comes down one chunk time and a cable after it went up, behind the
+    // grants that shared the down link: the 1 MiB window of 256 chunks (WindowBytes) is
+    // granted on a quarter at a time, 12 times for 1024 chunks.
     const double lineBytesPerNs = 100.0 / 8;
     const double chunkNs = (kMtu + 82.0) / lineBytesPerNs;
     const double chunks = static_cast<double>(bytes / kMtu);
-    const double expected = (chunks + 1) * chunkNs + 2 * 1000;
+    const double grants = (chunks - 256) / 64;
+    const double expected =
+        (chunks + 1) * chunkNs + 2 * 1000 + grants * EthernetGrantBytes() / lineBytesPerNs;
     for (uint32_t r : ranks)
     {
         EXPECT_NEAR(d.doneNs[r], expected, 1) << "rank " << r;
@@ -362,6 +376,61 @@ TEST_F(InSwitchPacketTest, SmallBufferLimitsThroughputToWindowOverRoundTrip)
     RecordProperty("measured_bytes_per_ns", std::to_string(measured));
     EXPECT_NEAR(measured / limit, 1.0, 0.02) << measured << " B/ns against " << limit;
     EXPECT_LT(measured, 0.5 * kLineBytesPerNs);
+}
+
+// An aggregation tree over the Clos's two leaves and its spine, every engine's buffer 4
+// chunks: each switch holds at most its buffer, every byte crosses each hop once, and the
+// leaves' windows bound the throughput. A leaf's chunk is held from its hosts'
+// contributions until the result's last copy starts down, and its freed slot comes back
+// as the next chunk: the grant behind that result copy, a cable, the host's chunk and a
+// cable, up to the spine and back down (a quarter chunk time and a cable each way).
+TEST_F(InSwitchPacketTest, TreeOverTwoLeavesHoldsEachSwitchToItsBuffer)
+{
+    constexpr uint64_t window = 4;
+    Config::SetDefault("ns3::ReductionEngine::BufferBytes", UintegerValue(window * kMtu));
+    ettest::ScratchDir dir;
+    Direct d(ClosFabric(dir));
+    std::vector<uint32_t> ranks;
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        ranks.push_back(r);
+    }
+    constexpr uint64_t bytes = 1 << 20;
+    d.Reduce(ranks, bytes);
+    Simulator::Run();
+    d.ExpectConserved(ranks, bytes, kMtu);
+    uint32_t engines = 0;
+    uint64_t sentUp = 0;
+    uint64_t received = 0;
+    for (uint32_t sw : d.net.GetSwitches())
+    {
+        Ptr<SwitchReduction> r = d.net.GetSwitch(sw)->GetObject<SwitchReduction>();
+        if (!r)
+        {
+            continue;
+        }
+        ++engines;
+        EXPECT_LE(r->GetEngine()->GetPeakHeldBytes(), window * kMtu) << "switch " << sw;
+        EXPECT_EQ(r->GetEngine()->GetReducedChunks(), bytes / kMtu) << "switch " << sw;
+        EXPECT_EQ(r->GetEngine()->GetOpenCount(), 0u) << "switch " << sw;
+        sentUp += r->GetPayloadSentUp();
+        received += r->GetPayloadReceived();
+    }
+    EXPECT_EQ(engines, 3u);
+    EXPECT_EQ(sentUp, 2 * bytes); // each leaf's partial sum, once
+    EXPECT_EQ(received,
+              8 * bytes + 2 * bytes); // the hosts' data at the leaves, the sums at the spine
+    EXPECT_TRUE(d.backend->IsIdle());
+
+    const double hostBytesPerNs = 100.0 / 8;
+    const double chunkNs = (kMtu + 82.0) / hostBytesPerNs;
+    const double grantNs = EthernetGrantBytes() / hostBytesPerNs;
+    const double rtt = 2.5 * chunkNs + grantNs + 4 * 1000;
+    const double limit = window * kMtu / rtt;
+    const double measured = static_cast<double>(bytes) / d.doneNs[0];
+    RecordProperty("window_limit_bytes_per_ns", std::to_string(limit));
+    RecordProperty("measured_bytes_per_ns", std::to_string(measured));
+    EXPECT_NEAR(measured / limit, 1.0, 0.03) << measured << " B/ns against " << limit;
 }
 
 // Two groups on one switch at once, a buffer for one of them: the second waits for the
@@ -460,20 +529,23 @@ TEST_F(InSwitchPacketTest, AllGatherMulticastsEachShareToTheOthers)
     EXPECT_LT(d.doneNs[2], d.doneNs[0]);
 }
 
-// Members no single switch is cabled to, and a lossy link, are refused by name.
-TEST_F(InSwitchPacketTest, RefusesMembersWithoutOneSwitchAndLossyLinks)
+// A reduce-scatter of members no single switch is cabled to (a tree runs all-reduce only),
+// and a lossy link, are refused by name.
+TEST_F(InSwitchPacketTest, RefusesTreeReduceScatterAndLossyLinks)
 {
     ettest::ScratchDir dir;
     {
         Direct d(ClosFabric(dir));
         try
         {
-            d.Reduce({0, 4}, kMtu);
-            ADD_FAILURE() << "ranks under two leaves were reduced";
+            d.Reduce({0, 4}, kMtu, 1, NetworkBackend::InSwitchOp::ReduceScatter);
+            ADD_FAILURE() << "a reduce-scatter of ranks under two leaves was reduced";
         }
         catch (const InputError& e)
         {
-            EXPECT_NE(std::string(e.what()).find("ranks 0,4: no switch is cabled to every member"),
+            EXPECT_NE(std::string(e.what()).find("no switch is cabled to every member, and an "
+                                                 "aggregation tree over several switches runs "
+                                                 "all-reduce only"),
                       std::string::npos)
                 << e.what();
         }

@@ -204,13 +204,13 @@ CongestionAwareBackend::Fly(const Message& message,
     Advance(id);
 }
 
-uint32_t
-CongestionAwareBackend::ReductionSwitch(const std::vector<uint32_t>& members) const
+ReductionTree
+CongestionAwareBackend::ReductionTreeFor(const std::vector<uint32_t>& members) const
 {
-    return ReductionSwitchOf(GetFabric(),
-                             members,
-                             [this](uint32_t from, uint32_t to)
-                             { return m_paths->Walk(from, to, 0, 0).front(); });
+    return ReductionTreeOf(GetFabric(),
+                           members,
+                           [this](uint32_t from, uint32_t to)
+                           { return m_paths->Walk(from, to, 0, 0).front(); });
 }
 
 uint32_t
@@ -234,43 +234,156 @@ CongestionAwareBackend::ReduceInSwitch(const Contribution& contribution, Contrib
 {
     NS_LOG_FUNCTION(this << contribution.rank << contribution.bytes << contribution.tag);
     NS_ABORT_MSG_UNLESS(contribution.members, "a contribution without members");
-    for (uint32_t rank : *contribution.members)
+    const std::vector<uint32_t>& members = *contribution.members;
+    for (uint32_t rank : members)
     {
         CheckRanks({rank, rank, 0, contribution.tag});
     }
-    const uint32_t sw = ReductionSwitch(*contribution.members);
+    const ReductionKey key{contribution.tag, members};
+    auto tree = m_trees.find(key);
+    if (tree == m_trees.end())
+    {
+        ReductionTree found = ReductionTreeFor(members);
+        if (found.IsSingleSwitch())
+        {
+            const uint32_t sw = found.switches.front().node;
+            const uint32_t npu = GetFabric().GetNpuNode(contribution.rank);
+            const Message up{
+                contribution.rank, contribution.rank, contribution.bytes, contribution.tag};
+            Fly(up,
+                {LinkOf(DirectedLink(npu, sw, true))},
+                true,
+                [this, sw, contribution, done = std::move(done)](const Message&)
+                {
+                    const double now = static_cast<double>(Simulator::Now().GetNanoSeconds());
+                    auto complete = m_reductions.Add({contribution, done, now});
+                    if (!complete.empty())
+                    {
+                        FinishReduction(sw, complete);
+                    }
+                });
+            return;
+        }
+        if (contribution.op != InSwitchOp::AllReduce)
+        {
+            throw InputError("rank " + std::to_string(contribution.rank) +
+                             ": in-switch reduction over " + std::to_string(members.size()) +
+                             " ranks: no switch is linked to every member, and an aggregation "
+                             "tree over several switches runs all-reduce only");
+        }
+        TreeReduction r;
+        r.tree = std::move(found);
+        r.bytes = contribution.bytes;
+        for (const ReductionTree::Switch& sw : r.tree.switches)
+        {
+            r.waiting.push_back(sw.members.size() + sw.below.size());
+        }
+        tree = m_trees.emplace(key, std::move(r)).first;
+    }
+    const auto self = static_cast<uint32_t>(
+        std::lower_bound(members.begin(), members.end(), contribution.rank) - members.begin());
+    const uint32_t joined = tree->second.tree.attach.at(self);
+    const uint32_t sw = tree->second.tree.switches[joined].node;
     const uint32_t npu = GetFabric().GetNpuNode(contribution.rank);
-    const Message up{contribution.rank, contribution.rank, contribution.bytes, contribution.tag};
-    Fly(up,
+    Fly({contribution.rank, contribution.rank, contribution.bytes, contribution.tag},
         {LinkOf(DirectedLink(npu, sw, true))},
         true,
-        [this, sw, contribution, done = std::move(done)](const Message&)
+        [this, key, joined, contribution, done = std::move(done)](const Message&)
         {
             const double now = static_cast<double>(Simulator::Now().GetNanoSeconds());
             auto complete = m_reductions.Add({contribution, done, now});
             if (!complete.empty())
             {
-                FinishReduction(sw, complete);
+                m_trees.at(key).done = std::move(complete);
             }
+            TreeChildIn(key, joined);
         });
+}
+
+uint64_t
+CongestionAwareBackend::EngineDelayNs(uint32_t switchNode, uint64_t bytes)
+{
+    const auto now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    uint64_t& engineFree = m_engineFreeNs[switchNode];
+    uint64_t reduced = std::max(engineFree, now);
+    if (ReductionBytesPerNs() > 0)
+    {
+        reduced += static_cast<uint64_t>(static_cast<double>(bytes) / ReductionBytesPerNs());
+    }
+    engineFree = reduced;
+    return reduced + static_cast<uint64_t>(m_reductionLatency.GetNanoSeconds()) - now;
+}
+
+void
+CongestionAwareBackend::TreeChildIn(const ReductionKey& key, uint32_t s)
+{
+    TreeReduction& r = m_trees.at(key);
+    if (--r.waiting[s] > 0)
+    {
+        return;
+    }
+    const ReductionTree::Switch& sw = r.tree.switches[s];
+    const uint64_t delay = EngineDelayNs(sw.node, r.bytes);
+    Simulator::Schedule(NanoSeconds(delay),
+                        [this, key, s]()
+                        {
+                            const TreeReduction& r = m_trees.at(key);
+                            const ReductionTree::Switch& sw = r.tree.switches[s];
+                            if (sw.parent < 0)
+                            {
+                                TreeDown(key, s);
+                                return;
+                            }
+                            // The partial sum goes up as one message, stored and forwarded.
+                            const uint32_t rank = key.second.front();
+                            const uint32_t parent = r.tree.switches[sw.parent].node;
+                            Fly({rank, rank, r.bytes, key.first},
+                                {LinkOf(DirectedLink(sw.node, parent, true))},
+                                true,
+                                [this, key, up = static_cast<uint32_t>(sw.parent)](const Message&)
+                                { TreeChildIn(key, up); });
+                        });
+}
+
+void
+CongestionAwareBackend::TreeDown(const ReductionKey& key, uint32_t s)
+{
+    const TreeReduction& r = m_trees.at(key);
+    const ReductionTree::Switch& sw = r.tree.switches[s];
+    const uint32_t rank = key.second.front();
+    for (uint32_t below : sw.below)
+    {
+        Fly({rank, rank, r.bytes, key.first},
+            {LinkOf(DirectedLink(r.tree.switches[below].node, sw.node, false))},
+            true,
+            [this, key, below](const Message&) { TreeDown(key, below); });
+    }
+    for (uint32_t m : sw.members)
+    {
+        const InSwitchRendezvous::Arrival& a = r.done.at(m);
+        const Contribution c = a.contribution;
+        const uint32_t npu = GetFabric().GetNpuNode(c.rank);
+        Fly({c.rank, c.rank, ResultBytes(c), c.tag},
+            {LinkOf(DirectedLink(npu, sw.node, false))},
+            false,
+            [this, key, c, done = a.done](const Message&)
+            {
+                TreeReduction& r = m_trees.at(key);
+                if (++r.finished == r.done.size())
+                {
+                    m_trees.erase(key);
+                }
+                done(c);
+            });
+    }
 }
 
 void
 CongestionAwareBackend::FinishReduction(uint32_t switchNode,
                                         const std::vector<InSwitchRendezvous::Arrival>& arrivals)
 {
-    const auto& first = arrivals.front().contribution;
-    const auto now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-    uint64_t& engineFree = m_engineFreeNs[switchNode];
-    uint64_t reduced = std::max(engineFree, now);
-    if (ReductionBytesPerNs() > 0)
-    {
-        reduced +=
-            static_cast<uint64_t>(static_cast<double>(ReducedBytes(first)) / ReductionBytesPerNs());
-    }
-    engineFree = reduced;
-    const uint64_t ready = reduced + static_cast<uint64_t>(m_reductionLatency.GetNanoSeconds());
-    Simulator::Schedule(NanoSeconds(ready - now),
+    const uint64_t ready = EngineDelayNs(switchNode, ReducedBytes(arrivals.front().contribution));
+    Simulator::Schedule(NanoSeconds(ready),
                         [this, switchNode, arrivals]()
                         {
                             for (const auto& a : arrivals)

@@ -8,7 +8,9 @@
 #include "ns3/analytical-link.h"
 #include "ns3/analytical-paths.h"
 #include "ns3/in-switch-rendezvous.h"
+#include "ns3/reduction-switch.h"
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -94,9 +96,10 @@ class CongestionAwareBackend : public AnalyticalBackend
     /**
      * \param members the ranks of an in-switch reduction
      * \return the switch node every member is linked to, the one their traffic
-     *         crosses if several are; throws InputError if none is
+     *         crosses if several are, or else an aggregation tree (ReductionTree); throws
+     *         InputError if there is neither
      */
-    uint32_t ReductionSwitch(const std::vector<uint32_t>& members) const;
+    ReductionTree ReductionTreeFor(const std::vector<uint32_t>& members) const;
     /**
      * \param npu an NPU's node \param other a node it is linked to
      * \param up true: from the NPU, false: towards it
@@ -106,6 +109,30 @@ class CongestionAwareBackend : public AnalyticalBackend
     /** Every member's data is at the switch: reduce, then send the result down. */
     void FinishReduction(uint32_t switchNode,
                          const std::vector<InSwitchRendezvous::Arrival>& arrivals);
+    /**
+     * \param switchNode a switch's node \param bytes what it adds up
+     * \return ns from now until its engine has reduced them and its latency has passed,
+     *         the engine serving its reductions in turn
+     */
+    uint64_t EngineDelayNs(uint32_t switchNode, uint64_t bytes);
+
+    /** Tag and members of an in-switch reduction. */
+    using ReductionKey = std::pair<uint64_t, std::vector<uint32_t>>;
+
+    /** An all-reduce on an aggregation tree, under way. */
+    struct TreeReduction
+    {
+        ReductionTree tree;                            //!< its switches
+        uint64_t bytes{0};                             //!< each member's data
+        std::vector<uint32_t> waiting;                 //!< per switch: children not yet in
+        std::vector<InSwitchRendezvous::Arrival> done; //!< every member's, once all are in
+        size_t finished{0};                            //!< members told of their result
+    };
+
+    /** A child's data (a member's, or a partial sum) is at switch \p s of \p key's tree. */
+    void TreeChildIn(const ReductionKey& key, uint32_t s);
+    /** The result is at switch \p s of \p key's tree: on to its children. */
+    void TreeDown(const ReductionKey& key, uint32_t s);
 
     /** Put the flight on the wire of a free link. */
     void Transmit(uint32_t link, uint64_t flight);
@@ -122,6 +149,7 @@ class CongestionAwareBackend : public AnalyticalBackend
     uint64_t m_nextFlight{0};                              //!< flight ids
     InSwitchRendezvous m_reductions;                       //!< reductions under way
     std::unordered_map<uint32_t, uint64_t> m_engineFreeNs; //!< switch -> engine idle from
+    std::map<ReductionKey, TreeReduction> m_trees;         //!< tree all-reduces under way
 };
 
 } // namespace ns3

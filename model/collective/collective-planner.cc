@@ -341,14 +341,17 @@ CollectivePlanner::ResolveNccl(CollectivePlan& plan, const Request& request) con
     const bool single = spanned.size() == 1;
     const NcclDimension& only = m_nccl[spanned.front()];
     shape.nvls = shape.nodes == 1 && single && only.scaleUp && only.oneSwitch;
-    // CollNet reduces across nodes in the switch of the highest dimension; over several
-    // ranks per node (CollNet Direct) each rank's share goes through its own NIC, so the
-    // ranks must fill equal nodes below it on one scale-up dimension.
+    // CollNet reduces across nodes in the switch of the highest dimension, or for an
+    // all-reduce on a SHARP tree of its switch levels; over several ranks per node (CollNet
+    // Direct) each rank's share goes through its own NIC, so the ranks must fill equal nodes
+    // below it on one scale-up dimension.
     const NcclDimension& top = m_nccl[spanned.back()];
     const bool overScaleUp =
         spanned.size() == 2 && m_nccl[spanned.front()].scaleUp && NodesHoldEqually(nodes);
+    const bool reducesInNetwork =
+        top.oneSwitch || (top.switchTree && key == CollectiveType::AllReduce);
     shape.collNet = m_config.ncclCollNetEnable && shape.nodes >= 2 && !top.scaleUp &&
-                    top.oneSwitch && (single || overScaleUp);
+                    reducesInNetwork && (single || overScaleUp);
     // NCCL sizes an all-gather by its output; comm_size is a rank's input.
     const uint64_t bytes =
         key == CollectiveType::AllGather ? request.bytes * shape.ranks : request.bytes;

@@ -56,9 +56,10 @@ struct NcclGroupShape
  */
 struct NcclDimension
 {
-    double npuGBps{0};     //!< an NPU's link bandwidth in the dimension, GB/s (10^9 B)
-    bool scaleUp{false};   //!< a scale-up domain: its extent makes up NCCL's node
-    bool oneSwitch{false}; //!< one switch joins the dimension's NPUs (it can reduce in-switch)
+    double npuGBps{0};      //!< an NPU's link bandwidth in the dimension, GB/s (10^9 B)
+    bool scaleUp{false};    //!< a scale-up domain: its extent makes up NCCL's node
+    bool oneSwitch{false};  //!< one switch joins the dimension's NPUs (it can reduce in-switch)
+    bool switchTree{false}; //!< levels of switches join them: all-reduce on a SHARP tree
 };
 
 /**

@@ -159,10 +159,13 @@ FlowBackend::SetFabric(const Fabric& fabric, const RoutingTable& routes)
     UintegerValue buffer;
     DataRateValue engineRate;
     TimeValue engineLatency;
+    UintegerValue window;
     engine->GetAttribute("BufferBytes", buffer);
+    engine->GetAttribute("WindowBytes", window);
     engine->GetAttribute("ReductionRate", engineRate);
     engine->GetAttribute("Latency", engineLatency);
-    m_reductionBufferBytes = buffer.Get();
+    // One reduction's window: the buffer, or its quota of it.
+    m_reductionBufferBytes = window.Get() > 0 ? std::min(buffer.Get(), window.Get()) : buffer.Get();
     m_reductionBps = engineRate.Get().GetBitRate();
     m_reductionLatency = engineLatency.Get();
     m_bufferChecked = false;
@@ -212,7 +215,8 @@ FlowBackend::GetDescription() const
          << m_reductionLatency.As(Time::NS) << ", rate "
          << (m_reductionBps > 0 ? std::to_string(m_reductionBps / 1e9) + " Gb/s"
                                 : std::string("unbounded"))
-         << ", its buffer's credit window not modelled)"
+         << ", its buffer's credit window not modelled; over several switches, a flow per "
+            "switch of the aggregation tree up and down)"
          << "; no queues, PFC, ECN or congestion control";
     uint32_t lossy = 0;
     if (m_fabric)
@@ -590,6 +594,10 @@ FlowBackend::OnDrained(uint32_t id)
                             {
                                 ++m_deliveredMessages;
                                 m_deliveredBytes += bytes;
+                            }
+                            else if (inSwitch == 2)
+                            {
+                                m_inSwitchTreeBytes += bytes;
                             }
                             else if (inSwitch > 0)
                             {

@@ -11,6 +11,7 @@
 #include "ns3/flow-router.h"
 #include "ns3/flow-wire.h"
 #include "ns3/network-backend.h"
+#include "ns3/reduction-switch.h"
 #include "ns3/routing-table.h"
 #include "ns3/traced-callback.h"
 
@@ -128,6 +129,13 @@ class FlowBackend : public NetworkBackend
         return m_inSwitchDownBytes;
     }
 
+    /** \return payload bytes of partial sums and results between a tree's switches */
+    uint64_t
+    GetInSwitchTreeBytes() const
+    {
+        return m_inSwitchTreeBytes;
+    }
+
     /** \return in-switch reductions some member still waits on */
     size_t
     GetOpenReductionCount() const
@@ -183,16 +191,16 @@ class FlowBackend : public NetworkBackend
         FlowPathTiming ack;             //!< the ACKs' way back
         const FlowWire* wire{nullptr};  //!< its framing: scale-up if its whole path is
         int32_t scaleUpDim{-1};         //!< the scale-up dimension it stays in, or -1
-        int32_t inSwitch{0};            //!< in-switch reduction hop: +1 up, -1 down, 0 not
-        std::deque<Pending> messages;   //!< FIFO, the head draining
-        double rate{0};                 //!< rate since \c updated, bit/s
-        Time updated;                   //!< when the head's wireLeft was last brought up to date
+        int32_t inSwitch{0};          //!< in-switch reduction hop: +1 up, -1 down, 2 inside, 0 not
+        std::deque<Pending> messages; //!< FIFO, the head draining
+        double rate{0};               //!< rate since \c updated, bit/s
+        Time updated;                 //!< when the head's wireLeft was last brought up to date
     };
 
     /** One in-switch reduction under way, named by its tag and members. */
     struct Reduction
     {
-        uint32_t switchNode{0};                  //!< the switch that reduces
+        ReductionTree tree;                      //!< the switch, or the aggregation tree
         uint64_t bytes{0};                       //!< each member's data
         uint64_t resultBytes{0};                 //!< each member's result
         uint64_t reducedBytes{0};                //!< bytes the engine adds up
@@ -200,26 +208,46 @@ class FlowBackend : public NetworkBackend
         std::vector<ContributionCallback> done;  //!< per member
         std::vector<bool> contributed;           //!< per member
         std::vector<int64_t> downArrivedPs;      //!< per member: result in, or -1
-        uint32_t contributedCount{0};            //!< members that contributed
-        uint32_t upCount{0};                     //!< members whose data is all up
+        std::vector<int64_t> resultFloorPs;      //!< per member: earliest end of its last chunk
         uint32_t finished{0};                    //!< members told of their result
-        int64_t firstChunksPs{0};                //!< every member's first chunk is up
-        int64_t resultFloorPs{-1};               //!< earliest end of the last chunk
+        // Per switch of the tree:
+        std::vector<uint32_t> waitingContributions; //!< members below yet to contribute
+        std::vector<uint32_t> waitingUps;           //!< children whose data is not all up
+        std::vector<int64_t> firstChunksPs;         //!< every child's first chunk is in
+        std::vector<int64_t> lastUpPs;              //!< the last child's data is all in
+        std::vector<int64_t> upFlowPs;              //!< its own flow up has arrived, or -1
     };
 
     /** Tag and members of one reduction. */
     using ReductionKey = std::pair<uint64_t, std::vector<uint32_t>>;
 
-    /** \param members ranks, ascending \return the switch linked to all of them */
-    uint32_t ReductionSwitch(const std::vector<uint32_t>& members) const;
-    /** \return the queue pair of the hop between \p rank and \p sw, up or down */
-    uint32_t HopQueuePair(uint32_t rank, uint32_t sw, bool up);
+    /** \param members ranks, ascending \return the switch or tree that reduces them */
+    ReductionTree ReductionTreeFor(const std::vector<uint32_t>& members) const;
+    /**
+     * \param from the hop's sending node \param to its receiving node
+     * \param rank the member it serves (a switch-to-switch hop: any member)
+     * \param kind +1 a member's data up, -1 a result down, 2 between two switches
+     * \return the queue pair of the hop
+     */
+    uint32_t HopQueuePair(uint32_t from, uint32_t to, uint32_t rank, int32_t kind);
+    /** \return the hop between member \p member of \p key and its switch, up or down */
+    uint32_t MemberHop(const ReductionKey& key, uint32_t member, bool up);
+    /** \return the hop between switch \p s of \p key's tree and its parent, up or down */
+    uint32_t ParentHop(const ReductionKey& key, uint32_t s, bool up);
+    /** \return ps from the root's first result chunk to its arrival at \p member */
+    int64_t DownLagPs(const ReductionKey& key, uint32_t member);
+    /** \return ps the engine takes to reduce one chunk after it is complete */
+    int64_t EngineChunkPs(const ReductionKey& key);
+    /** Every member below switch \p s has contributed: its chunks go up. */
+    void SubtreeContributed(const ReductionKey& key, uint32_t s);
+    /** The data of a child of switch \p s is all in at \p atPs. */
+    void ChildUp(const ReductionKey& key, uint32_t s, int64_t atPs);
+    /** Switch \p s, below the root, has its children's data and its own flow up in. */
+    void SwitchUpIfDone(const ReductionKey& key, uint32_t s);
+    /** Start the results down from switch \p s to its children. */
+    void StartDown(const ReductionKey& key, uint32_t s);
     /** \param qp a hop's queue pair \return ps for one chunk (one packet) to cross it */
     int64_t ChunkPs(const QueuePair& qp) const;
-    /** All members have contributed: the results start down. \param key the reduction */
-    void StartResults(const ReductionKey& key);
-    /** A member's whole data is at the switch. \param key the reduction */
-    void OnUpArrived(const ReductionKey& key);
     /** \param key the reduction \param member whose result has come down */
     void OnDownArrived(const ReductionKey& key, uint32_t member);
     /** Tell a member whose result is in and whose last chunk is due. \param key \param member */
@@ -305,10 +333,11 @@ class FlowBackend : public NetworkBackend
     std::map<ReductionKey, Reduction> m_reductions;            //!< in-switch reductions
     uint64_t m_inSwitchUpBytes{0};                             //!< reduction data at switches
     uint64_t m_inSwitchDownBytes{0};                           //!< reduction results delivered
-    Time m_reductionLatency;                                   //!< engine latency
-    uint64_t m_reductionBps{0};                                //!< engine rate; 0 unbounded
-    uint64_t m_reductionBufferBytes{0};                        //!< engine buffer
-    bool m_bufferChecked{false};                               //!< its window was checked
+    uint64_t m_inSwitchTreeBytes{0};    //!< reduction data between the switches of a tree
+    Time m_reductionLatency;            //!< engine latency
+    uint64_t m_reductionBps{0};         //!< engine rate; 0 unbounded
+    uint64_t m_reductionBufferBytes{0}; //!< one reduction's window of the engine buffer
+    bool m_bufferChecked{false};        //!< its window was checked
 };
 
 } // namespace ns3

@@ -27,6 +27,17 @@
 // finishes). The reduction buffer's credit window is not modelled; a buffer that cannot
 // cover the round trip to the switch at the link rate is named in a warning.
 //
+// Aggregation trees (ReductionTree: members no one switch joins, an all-reduce only).
+// Each member's data goes up to its own switch, and each switch below the root sends its
+// partial sum up to its parent as one flow of the data's size, which starts once every
+// member below it has contributed and its children's first chunks are in (plus the
+// engine's latency, and a chunk at its rate); the root's result comes down the tree the
+// same way, each switch's flows down starting one chunk after its parent's. A switch's
+// flow up ends no earlier than one chunk after its children's data is all in, and a
+// member's result no earlier than one chunk per hop down after the root's last chunk is
+// in: the same two floors, level by level. Between switches the flows count neither as
+// data up nor as results delivered, but as the tree's own bytes.
+//
 // A reduce-scatter and an all-gather take the same two events. A reduce-scatter's shards
 // are reduced as the data comes up, so its small result flows end on the last-up floor;
 // an all-gather's result, n-1 times the data, is fed by n-1 up flows at once and ends at
@@ -50,21 +61,19 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FlowInSwitch");
 
-uint32_t
-FlowBackend::ReductionSwitch(const std::vector<uint32_t>& members) const
+ReductionTree
+FlowBackend::ReductionTreeFor(const std::vector<uint32_t>& members) const
 {
-    return ReductionSwitchOf(*m_fabric,
-                             members,
-                             [this](uint32_t from, uint32_t to)
-                             { return m_router->DataPath(from, to, 0, 0).front(); });
+    return ReductionTreeOf(*m_fabric,
+                           members,
+                           [this](uint32_t from, uint32_t to)
+                           { return m_router->DataPath(from, to, 0, 0).front(); });
 }
 
 uint32_t
-FlowBackend::HopQueuePair(uint32_t rank, uint32_t sw, bool up)
+FlowBackend::HopQueuePair(uint32_t from, uint32_t to, uint32_t rank, int32_t kind)
 {
-    const uint32_t npu = m_fabric->GetNpuNode(rank);
-    const std::pair<uint32_t, uint32_t> ends =
-        up ? std::make_pair(npu, sw) : std::make_pair(sw, npu);
+    const std::pair<uint32_t, uint32_t> ends{from, to};
     auto it = m_hopQp.find(ends);
     if (it != m_hopQp.end())
     {
@@ -89,7 +98,7 @@ FlowBackend::HopQueuePair(uint32_t rank, uint32_t sw, bool up)
     QueuePair qp;
     qp.src = rank;
     qp.dst = rank;
-    qp.inSwitch = up ? 1 : -1;
+    qp.inSwitch = kind;
     qp.dataPath = {directed};
     qp.wire = m_wire.get();
     if (m_fabric->GetLinkScaleUp(l) != nullptr)
@@ -111,9 +120,28 @@ FlowBackend::HopQueuePair(uint32_t rank, uint32_t sw, bool up)
     m_flowQp[qp.flow] = id;
     m_qps.push_back(std::move(qp));
     m_hopQp.emplace(ends, id);
-    NS_LOG_INFO("queue pair " << id << ": rank " << rank << (up ? " up to" : " down from")
-                              << " switch " << sw);
+    NS_LOG_INFO("queue pair " << id << ": in-switch hop from node " << from << " to node " << to);
     return id;
+}
+
+uint32_t
+FlowBackend::MemberHop(const ReductionKey& key, uint32_t member, bool up)
+{
+    const Reduction& r = m_reductions.at(key);
+    const uint32_t rank = key.second[member];
+    const uint32_t npu = m_fabric->GetNpuNode(rank);
+    const uint32_t sw = r.tree.switches[r.tree.attach[member]].node;
+    return up ? HopQueuePair(npu, sw, rank, 1) : HopQueuePair(sw, npu, rank, -1);
+}
+
+uint32_t
+FlowBackend::ParentHop(const ReductionKey& key, uint32_t s, bool up)
+{
+    const Reduction& r = m_reductions.at(key);
+    const uint32_t node = r.tree.switches[s].node;
+    const uint32_t parent = r.tree.switches[r.tree.switches[s].parent].node;
+    const uint32_t rank = key.second.front();
+    return up ? HopQueuePair(node, parent, rank, 2) : HopQueuePair(parent, node, rank, 2);
 }
 
 int64_t
@@ -125,6 +153,31 @@ FlowBackend::ChunkPs(const QueuePair& qp) const
     const uint64_t rate =
         m_fabric->GetLink(FlowRouter::LinkOf(qp.dataPath.front())).settings.rateBps;
     return qp.data.FixedPs(wire, wire) + SerializationPs(wire, rate);
+}
+
+int64_t
+FlowBackend::DownLagPs(const ReductionKey& key, uint32_t member)
+{
+    const Reduction& r = m_reductions.at(key);
+    int64_t lag = ChunkPs(m_qps[MemberHop(key, member, false)]);
+    for (uint32_t s = r.tree.attach[member]; r.tree.switches[s].parent >= 0;
+         s = r.tree.switches[s].parent)
+    {
+        lag += ChunkPs(m_qps[ParentHop(key, s, false)]);
+    }
+    return lag;
+}
+
+int64_t
+FlowBackend::EngineChunkPs(const ReductionKey& key)
+{
+    const Reduction& r = m_reductions.at(key);
+    if (m_reductionBps == 0 || r.reducedBytes == 0)
+    {
+        return 0;
+    }
+    const QueuePair& qp = m_qps[MemberHop(key, 0, true)];
+    return static_cast<int64_t>(qp.wire->GetMtu() * 8e12 / static_cast<double>(m_reductionBps));
 }
 
 void
@@ -157,7 +210,12 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
     if (it == m_reductions.end())
     {
         Reduction r;
-        r.switchNode = ReductionSwitch(members);
+        r.tree = ReductionTreeFor(members);
+        if (!r.tree.IsSingleSwitch() && c.op != InSwitchOp::AllReduce)
+        {
+            throw InputError(who + ": no switch is linked to every member, and an aggregation "
+                                   "tree over several switches runs all-reduce only");
+        }
         r.bytes = c.bytes;
         r.resultBytes = ResultBytes(c);
         r.reducedBytes = ReducedBytes(c);
@@ -165,6 +223,24 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
         r.done.resize(members.size());
         r.contributed.assign(members.size(), false);
         r.downArrivedPs.assign(members.size(), -1);
+        r.resultFloorPs.assign(members.size(), -1);
+        const size_t switches = r.tree.switches.size();
+        r.waitingContributions.assign(switches, 0);
+        r.waitingUps.assign(switches, 0);
+        r.firstChunksPs.assign(switches, 0);
+        r.lastUpPs.assign(switches, 0);
+        r.upFlowPs.assign(switches, -1);
+        for (uint32_t s = 0; s < switches; ++s)
+        {
+            r.waitingUps[s] = r.tree.switches[s].members.size() + r.tree.switches[s].below.size();
+        }
+        for (uint32_t m = 0; m < members.size(); ++m)
+        {
+            for (int32_t s = r.tree.attach[m]; s >= 0; s = r.tree.switches[s].parent)
+            {
+                ++r.waitingContributions[s];
+            }
+        }
         it = m_reductions.emplace(key, std::move(r)).first;
     }
     Reduction& r = it->second;
@@ -180,10 +256,10 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
     r.contributed[index] = true;
     r.contributions[index] = c;
     r.done[index] = std::move(done);
-    ++r.contributedCount;
-    const uint32_t up = HopQueuePair(c.rank, r.switchNode, true);
+    const uint32_t up = MemberHop(key, index, true);
+    const uint32_t joined = r.tree.attach[index];
     const int64_t now = Simulator::Now().GetPicoSeconds();
-    r.firstChunksPs = std::max(r.firstChunksPs, now + ChunkPs(m_qps[up]));
+    r.firstChunksPs[joined] = std::max(r.firstChunksPs[joined], now + ChunkPs(m_qps[up]));
     if (!m_bufferChecked)
     {
         m_bufferChecked = true;
@@ -192,18 +268,16 @@ FlowBackend::ReduceInSwitch(const Contribution& c, ContributionCallback done)
     Enqueue(up,
             Pending{{c.rank, c.rank, c.bytes, c.tag},
                     nullptr,
-                    [this, key](const Message&) { OnUpArrived(key); },
+                    [this, key, joined](const Message&)
+                    { ChildUp(key, joined, Simulator::Now().GetPicoSeconds()); },
                     0});
-    if (r.contributedCount == members.size())
+    // Bottom up, so that a switch's first chunks are due before its parent's are counted.
+    for (int32_t s = joined; s >= 0; s = r.tree.switches[s].parent)
     {
-        int64_t start = r.firstChunksPs + m_reductionLatency.GetPicoSeconds();
-        if (m_reductionBps > 0 && r.reducedBytes > 0)
+        if (--r.waitingContributions[s] == 0)
         {
-            const QueuePair& qp = m_qps[up];
-            start += static_cast<int64_t>(qp.wire->GetMtu() * 8e12 /
-                                          static_cast<double>(m_reductionBps));
+            SubtreeContributed(key, s);
         }
-        Simulator::Schedule(PicoSeconds(start - now), [this, key]() { StartResults(key); });
     }
 }
 
@@ -218,8 +292,8 @@ FlowBackend::WarnIfBufferLimits(uint32_t up)
                              static_cast<double>(std::max<int64_t>(roundTripPs, 1));
     if (windowBps < static_cast<double>(rate))
     {
-        std::cerr << "warning: flow backend: the reduction buffer of " << m_reductionBufferBytes
-                  << " B (ns3::ReductionEngine::BufferBytes) bounds a "
+        std::cerr << "warning: flow backend: a reduction window of " << m_reductionBufferBytes
+                  << " B (ns3::ReductionEngine::BufferBytes, WindowBytes) bounds a "
                   << "member's in-switch reduction at about " << windowBps / 1e9
                   << " Gb/s over the round trip to the switch, below the link's "
                   << static_cast<double>(rate) / 1e9
@@ -230,46 +304,92 @@ FlowBackend::WarnIfBufferLimits(uint32_t up)
 }
 
 void
-FlowBackend::StartResults(const ReductionKey& key)
+FlowBackend::SubtreeContributed(const ReductionKey& key, uint32_t s)
 {
     Reduction& r = m_reductions.at(key);
-    const std::vector<uint32_t>& members = key.second;
-    for (uint32_t i = 0; i < members.size(); ++i)
+    const int64_t now = Simulator::Now().GetPicoSeconds();
+    // The switch's first chunk is complete, then reduced and past the engine's latency.
+    const int64_t ready =
+        r.firstChunksPs[s] + m_reductionLatency.GetPicoSeconds() + EngineChunkPs(key);
+    const int32_t parent = r.tree.switches[s].parent;
+    if (parent < 0)
     {
-        const uint32_t down = HopQueuePair(members[i], r.switchNode, false);
-        Enqueue(down,
-                Pending{{members[i], members[i], r.resultBytes, key.first},
-                        nullptr,
-                        [this, key, i](const Message&) { OnDownArrived(key, i); },
-                        0});
+        Simulator::Schedule(PicoSeconds(ready - now), [this, key]() { StartDown(key, 0); });
+        return;
     }
+    const uint32_t hop = ParentHop(key, s, true);
+    r.firstChunksPs[parent] = std::max(r.firstChunksPs[parent], ready + ChunkPs(m_qps[hop]));
+    Simulator::Schedule(PicoSeconds(ready - now),
+                        [this, key, s, hop]()
+                        {
+                            const Reduction& r = m_reductions.at(key);
+                            const uint32_t rank = key.second.front();
+                            Enqueue(hop,
+                                    Pending{{rank, rank, r.bytes, key.first},
+                                            nullptr,
+                                            [this, key, s](const Message&)
+                                            {
+                                                m_reductions.at(key).upFlowPs[s] =
+                                                    Simulator::Now().GetPicoSeconds();
+                                                SwitchUpIfDone(key, s);
+                                            },
+                                            0});
+                        });
 }
 
 void
-FlowBackend::OnUpArrived(const ReductionKey& key)
+FlowBackend::SwitchUpIfDone(const ReductionKey& key, uint32_t s)
 {
     Reduction& r = m_reductions.at(key);
-    if (++r.upCount < key.second.size())
+    if (r.waitingUps[s] > 0 || r.upFlowPs[s] < 0)
     {
         return;
     }
-    // The last chunk is in: reduced, then one chunk's way down.
-    int64_t floor = Simulator::Now().GetPicoSeconds() + m_reductionLatency.GetPicoSeconds();
-    const uint32_t down = HopQueuePair(key.second.front(), r.switchNode, false);
-    floor += ChunkPs(m_qps[down]);
+    // The switch's flow up cannot end before its last chunk is in, reduced and one chunk
+    // has crossed the hop.
+    const int64_t hopPs = ChunkPs(m_qps[ParentHop(key, s, true)]);
+    const int64_t latency = m_reductionLatency.GetPicoSeconds();
+    int64_t done = std::max(r.upFlowPs[s], r.lastUpPs[s] + latency + hopPs);
+    if (m_reductionBps > 0 && r.reducedBytes > 0)
+    {
+        done =
+            std::max<int64_t>(done,
+                              r.firstChunksPs[s] + latency +
+                                  static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
+                                                       static_cast<double>(m_reductionBps)) +
+                                  hopPs);
+    }
+    ChildUp(key, r.tree.switches[s].parent, done);
+}
+
+void
+FlowBackend::ChildUp(const ReductionKey& key, uint32_t s, int64_t atPs)
+{
+    Reduction& r = m_reductions.at(key);
+    r.lastUpPs[s] = std::max(r.lastUpPs[s], atPs);
+    if (--r.waitingUps[s] > 0)
+    {
+        return;
+    }
+    if (r.tree.switches[s].parent >= 0)
+    {
+        SwitchUpIfDone(key, s);
+        return;
+    }
+    // The root's last chunk is in: reduced, then its way down to each member.
+    int64_t base = r.lastUpPs[s] + m_reductionLatency.GetPicoSeconds();
     if (m_reductionBps > 0 && r.reducedBytes > 0)
     {
         // Every chunk of the result passes the engine after the first chunks were in.
-        floor =
-            std::max<int64_t>(floor,
-                              r.firstChunksPs + m_reductionLatency.GetPicoSeconds() +
+        base =
+            std::max<int64_t>(base,
+                              r.firstChunksPs[s] + m_reductionLatency.GetPicoSeconds() +
                                   static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
-                                                       static_cast<double>(m_reductionBps)) +
-                                  ChunkPs(m_qps[down]));
+                                                       static_cast<double>(m_reductionBps)));
     }
-    r.resultFloorPs = floor;
     for (uint32_t i = 0; i < key.second.size(); ++i)
     {
+        r.resultFloorPs[i] = base + DownLagPs(key, i);
         if (r.downArrivedPs[i] >= 0)
         {
             FinishMember(key, i);
@@ -278,11 +398,35 @@ FlowBackend::OnUpArrived(const ReductionKey& key)
 }
 
 void
+FlowBackend::StartDown(const ReductionKey& key, uint32_t s)
+{
+    const Reduction& r = m_reductions.at(key);
+    for (uint32_t i : r.tree.switches[s].members)
+    {
+        const uint32_t rank = key.second[i];
+        Enqueue(MemberHop(key, i, false),
+                Pending{{rank, rank, r.resultBytes, key.first},
+                        nullptr,
+                        [this, key, i](const Message&) { OnDownArrived(key, i); },
+                        0});
+    }
+    for (uint32_t below : r.tree.switches[s].below)
+    {
+        const uint32_t hop = ParentHop(key, below, false);
+        const uint32_t rank = key.second.front();
+        Enqueue(hop, Pending{{rank, rank, r.resultBytes, key.first}, nullptr, nullptr, 0});
+        // The switch below forwards each result chunk once it is in.
+        Simulator::Schedule(PicoSeconds(ChunkPs(m_qps[hop])),
+                            [this, key, below]() { StartDown(key, below); });
+    }
+}
+
+void
 FlowBackend::OnDownArrived(const ReductionKey& key, uint32_t member)
 {
     Reduction& r = m_reductions.at(key);
     r.downArrivedPs[member] = Simulator::Now().GetPicoSeconds();
-    if (r.resultFloorPs >= 0)
+    if (r.resultFloorPs[member] >= 0)
     {
         FinishMember(key, member);
     }
@@ -292,7 +436,7 @@ void
 FlowBackend::FinishMember(const ReductionKey& key, uint32_t member)
 {
     const Reduction& r = m_reductions.at(key);
-    const int64_t at = std::max(r.downArrivedPs[member], r.resultFloorPs);
+    const int64_t at = std::max(r.downArrivedPs[member], r.resultFloorPs[member]);
     Simulator::Schedule(PicoSeconds(at) - Simulator::Now(),
                         [this, key, member]()
                         {

@@ -96,6 +96,11 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
     if (it == m_open.end())
     {
         const Placement place = m_placer(members, m_priority);
+        if (place.switches.size() > 1 && c.op != NetworkBackend::InSwitchOp::AllReduce)
+        {
+            throw InputError(who + ": no switch is cabled to every member, and an aggregation "
+                                   "tree over several switches runs all-reduce only");
+        }
         const uint32_t chunk = place.chunkBytes;
         Open open;
         open.id = m_nextId++;
@@ -105,25 +110,40 @@ PacketInSwitchReductions::Reduce(const NetworkBackend::Contribution& c,
         open.contributed.assign(members.size(), false);
         open.contributions.resize(members.size());
         open.done.resize(members.size());
-        std::vector<SwitchReduction::Member> atSwitch;
-        for (uint32_t i = 0; i < members.size(); ++i)
-        {
-            atSwitch.push_back({m_nics[members[i]]->GetNodeId(), place.switchPorts[i]});
-        }
         const ReductionOp op = NetworkBackend::LayoutOp(c.op);
-        const uint64_t limit =
-            place.reduction->Open(open.id, atSwitch, c.bytes, chunk, m_priority, op);
         const auto n = static_cast<uint32_t>(members.size());
-        for (uint32_t i = 0; i < members.size(); ++i)
+        // Root first, so that each switch below opens with its parent's first credit.
+        std::vector<uint64_t> limits(place.switches.size(), 0);
+        for (uint32_t s = 0; s < place.switches.size(); ++s)
+        {
+            const Placement::Switch& sw = place.switches[s];
+            std::vector<SwitchReduction::Member> below;
+            for (uint32_t m = 0; m < n; ++m)
+            {
+                if (place.attach[m] == s)
+                {
+                    below.push_back({m_nics[members[m]]->GetNodeId(), place.switchPorts[m]});
+                }
+            }
+            below.insert(below.end(), sw.below.begin(), sw.below.end());
+            SwitchReduction::Parent parent;
+            if (sw.parent >= 0)
+            {
+                parent = {place.switches[sw.parent].node, sw.upPort, limits[sw.parent]};
+            }
+            limits[s] = sw.reduction->Open(
+                open.id, below, c.bytes, chunk, m_priority, op, sw.parent >= 0 ? &parent : nullptr);
+        }
+        for (uint32_t i = 0; i < n; ++i)
         {
             MemberOf(m_nics[members[i]])
                 ->Join({open.id,
                         place.nicPorts[i],
-                        place.switchNode,
+                        place.switches[place.attach[i]].node,
                         m_priority,
                         c.bytes,
                         chunk,
-                        limit,
+                        limits[place.attach[i]],
                         [this, key, i]() { Finished(key, i); },
                         op,
                         i,

@@ -21,7 +21,9 @@ namespace ns3
  * \ingroup mlfabric-replay
  * In-switch collectives at packet level: the members' NICs send their chunks to the
  * reduction engine of the switch cabled to all of them, and receive its results; an
- * all-reduce, a reduce-scatter or an all-gather (ReductionLayout).
+ * all-reduce, a reduce-scatter or an all-gather (ReductionLayout). Where no switch is
+ * cabled to all, an all-reduce runs on an aggregation tree (ReductionTree): each member's
+ * chunks go to its own switch, whose engine sends the partial sums up the tree.
  *
  * The first contribution opens the reduction at the switch and joins every member's
  * NIC to it; each member's chunks go up once it has contributed. A member is done when
@@ -30,13 +32,26 @@ namespace ns3
 class PacketInSwitchReductions
 {
   public:
-    /** Where a reduction runs: the switch and, per member, the ports that join them. */
+    /**
+     * Where a reduction runs: one switch, or an aggregation tree of them
+     * (ReductionTree), and per member the ports that join it to its switch.
+     */
     struct Placement
     {
-        Ptr<SwitchReduction> reduction;    //!< the switch's reductions
-        uint32_t switchNode{0};            //!< its node id
-        std::vector<uint32_t> nicPorts;    //!< per member: its NIC's port to the switch
-        std::vector<uint32_t> switchPorts; //!< per member: the switch's port to it
+        /** One switch of the reduction. */
+        struct Switch
+        {
+            Ptr<SwitchReduction> reduction;             //!< the switch's reductions
+            uint32_t node{0};                           //!< its node id
+            int32_t parent{-1};                         //!< index of its parent; -1: the root
+            uint32_t upPort{0};                         //!< its port toward the parent
+            std::vector<SwitchReduction::Member> below; //!< the switches below it, with ports
+        };
+
+        std::vector<Switch> switches;      //!< the root first, every parent before its children
+        std::vector<uint32_t> attach;      //!< per member: index of the switch it joins
+        std::vector<uint32_t> nicPorts;    //!< per member: its NIC's port to that switch
+        std::vector<uint32_t> switchPorts; //!< per member: that switch's port to it
         uint32_t chunkBytes{0};            //!< bytes per chunk: one packet of the links
     };
 

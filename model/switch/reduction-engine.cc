@@ -33,6 +33,15 @@ ReductionEngine::GetTypeId()
                           UintegerValue(8 * 1024 * 1024),
                           MakeUintegerAccessor(&ReductionEngine::m_bufferBytes),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("WindowBytes",
+                          "Most bytes of the buffer one reduction reserves for its window, as "
+                          "SHARP gives each group a quota of outstanding operations, so that "
+                          "reductions under way at once share the buffer instead of the "
+                          "first taking all of it; 0: the whole free buffer. Default 1 MiB, a "
+                          "round figure above the round trip of a 400 Gb/s link's 20 us.",
+                          UintegerValue(1024 * 1024),
+                          MakeUintegerAccessor(&ReductionEngine::m_windowBytes),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("ReductionRate",
                           "Rate at which the engine reduces a complete chunk (result "
                           "bytes); 0 bps: no limit beyond the links'",
@@ -134,7 +143,9 @@ ReductionEngine::AdmitWaiting()
         {
             return; // in order: a later, smaller reduction does not overtake
         }
-        r.window = std::min(fits, r.chunks);
+        const uint64_t quota =
+            m_windowBytes > 0 ? std::max<uint64_t>(1, m_windowBytes / r.spec.chunkBytes) : fits;
+        r.window = std::min({fits, quota, r.chunks});
         m_reserved += r.window * r.spec.chunkBytes;
         m_waiting.pop_front();
         NS_LOG_LOGIC("reduction " << r.spec.id << ": window of " << r.window << " chunks");

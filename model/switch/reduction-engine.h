@@ -36,8 +36,8 @@ namespace ns3
  *
  * The buffer never overflows because senders are held by credits, as SHARP bounds the
  * outstanding operations per group and NVLS the multimem requests in flight: a reduction
- * opens with a window of W chunks (as many as its share of the free buffer holds, at
- * most its chunk count), and a member may send chunk k only once it has been granted a
+ * opens with a window of W chunks (as many as the free buffer holds, at most WindowBytes'
+ * worth and its chunk count), and a member may send chunk k only once it has been granted a
  * limit above k. Freed chunks are granted again a quarter window at a time (every chunk
  * for windows under 8, and the last ones at once). Reductions that find no room for one
  * chunk wait, in the order they were opened, for another to close.
@@ -163,6 +163,7 @@ class ReductionEngine : public Object
 
     uint32_t m_node{0};
     uint64_t m_bufferBytes{0}; //!< attribute BufferBytes
+    uint64_t m_windowBytes{0}; //!< attribute WindowBytes
     DataRate m_rate;           //!< attribute ReductionRate; 0: no limit
     Time m_latency;            //!< attribute Latency
     GrantCallback m_grant;

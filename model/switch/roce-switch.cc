@@ -324,6 +324,21 @@ RoceSwitch::AssignStreams(int64_t stream)
 }
 
 void
+RoceSwitch::SendEngineFrame(uint32_t port, RoceFrame&& frame)
+{
+    NS_ASSERT_MSG(port < m_egress.size() && frame.header && IsInNetwork(*frame.header),
+                  "switch " << m_nodeId << ": an engine frame for port " << port);
+    QueuedFrame q;
+    q.inPort = port;
+    q.flags = frame.header->flags;
+    q.payload = frame.header->payload;
+    q.frame = std::move(frame);
+    q.frame.priority = q.frame.header->priority;
+    m_egress[port].Enqueue(std::move(q));
+    m_ports[port]->NotifyWork();
+}
+
+void
 RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
 {
     NS_ABORT_MSG_UNLESS(m_bufferConfigured, "switch " << m_nodeId << ": buffer not configured");
@@ -352,19 +367,6 @@ RoceSwitch::ReceiveFrame(RocePort& port, RoceFrame&& frame)
     }
 
     const uint32_t in = port.GetOwnerIndex();
-    if (h.src == m_nodeId && IsInNetwork(h))
-    {
-        // The reduction engine's result or grant: its bytes are the engine's buffer's.
-        QueuedFrame q;
-        q.inPort = in;
-        q.flags = h.flags;
-        q.payload = h.payload;
-        q.frame = std::move(frame);
-        q.frame.priority = q.frame.header->priority;
-        m_egress[out].Enqueue(std::move(q));
-        m_ports[out]->NotifyWork();
-        return;
-    }
     uint32_t bufferBytes = wireBytes - port.GetPhyOverheadBytes();
     bool admitted = m_mmu->Admit(in, out, h.priority, bufferBytes) != SharedBufferMmu::DROP;
     if (!admitted && m_trimEnabled && h.type == RoceHeader::DATA && !h.Has(RoceHeader::TRIMMED))

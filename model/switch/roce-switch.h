@@ -146,6 +146,15 @@ class RoceSwitch
      */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * Queue a frame of the switch's reduction engine (a result, a grant, or a partial sum
+     * for the switch above) on egress port \p port, behind the frames already there. Its
+     * bytes are the engine's buffer's, so it takes no shared buffer.
+     * \param port the egress port, toward the frame's destination
+     * \param frame the frame, with its header
+     */
+    void SendEngineFrame(uint32_t port, RoceFrame&& frame);
+
     // RocePortOwner
     bool DequeueFrame(RocePort& port, RoceFrame& frame) override;
     void ReceiveFrame(RocePort& port, RoceFrame&& frame) override;

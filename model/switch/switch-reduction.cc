@@ -4,9 +4,13 @@
 #include "switch-reduction.h"
 
 #include "ns3/in-network-flag.h"
+#include "ns3/input-error.h"
 #include "ns3/log.h"
 #include "ns3/roce-switch.h"
 #include "ns3/simulator.h"
+
+#include <algorithm>
+#include <string>
 
 namespace ns3
 {
@@ -39,7 +43,7 @@ SwitchReduction::GetEngine()
         m_engine->SetNodeId(m_switch ? m_switch->GetNodeId() : 0);
         m_engine->SetCallbacks(
             [this](uint64_t id, uint32_t member, uint64_t limit) { Grant(id, member, limit); },
-            [this](uint64_t id, uint64_t chunk, uint32_t bytes) { Multicast(id, chunk, bytes); });
+            [this](uint64_t id, uint64_t chunk, uint32_t bytes) { Reduced(id, chunk, bytes); });
     }
     return m_engine;
 }
@@ -63,11 +67,24 @@ SwitchReduction::Open(uint64_t id,
                       uint64_t bytes,
                       uint32_t chunkBytes,
                       uint8_t priority,
-                      ReductionOp op)
+                      ReductionOp op,
+                      const Parent* parent)
 {
     NS_LOG_FUNCTION(this << id << members.size() << bytes << chunkBytes);
     NS_ABORT_MSG_UNLESS(m_switch, "a switch reduction without its switch");
+    if (parent && op != ReductionOp::AllReduce)
+    {
+        throw InputError("switch " + std::to_string(m_switch->GetNodeId()) +
+                         ": in-switch reduction " + std::to_string(id) +
+                         ": an aggregation tree over several switches runs all-reduce only, "
+                         "not reduce-scatter or all-gather");
+    }
     Reduction r;
+    if (parent)
+    {
+        r.hasParent = true;
+        r.parent = *parent;
+    }
     r.members = members;
     for (uint32_t i = 0; i < members.size(); ++i)
     {
@@ -99,9 +116,26 @@ SwitchReduction::Receive(const RoceHeader& h)
 {
     auto it = m_open.find(h.imm);
     NS_ABORT_MSG_IF(it == m_open.end(),
-                    "switch " << m_switch->GetNodeId() << ": a chunk of reduction " << h.imm
+                    "switch " << m_switch->GetNodeId() << ": a frame of reduction " << h.imm
                               << ", which is not open, from node " << h.src);
-    auto member = it->second.byNode.find(h.src);
+    Reduction& r = it->second;
+    if (r.hasParent && h.src == r.parent.node)
+    {
+        if (h.type == RoceHeader::ACK)
+        {
+            r.parent.limit = std::max(r.parent.limit, h.seq);
+            SendUp(h.imm, r);
+        }
+        else
+        {
+            Multicast(h.imm, h.seq, h.payload); // the root's result on its way down
+        }
+        return;
+    }
+    NS_ABORT_MSG_IF(h.type != RoceHeader::DATA,
+                    "switch " << m_switch->GetNodeId() << ": a grant of reduction " << h.imm
+                              << " from node " << h.src << ", not its parent");
+    auto member = r.byNode.find(h.src);
     NS_ABORT_MSG_IF(member == it->second.byNode.end(),
                     "switch " << m_switch->GetNodeId() << ": node " << h.src
                               << " is not a member of reduction " << h.imm);
@@ -119,6 +153,12 @@ uint64_t
 SwitchReduction::GetPayloadSent() const
 {
     return m_payloadSent;
+}
+
+uint64_t
+SwitchReduction::GetPayloadSentUp() const
+{
+    return m_payloadSentUp;
 }
 
 void
@@ -145,6 +185,56 @@ SwitchReduction::Grant(uint64_t id, uint32_t member, uint64_t limit)
     Send(r.members[member].port, std::move(frame));
 }
 
+RoceFrame
+SwitchReduction::ChunkFrame(
+    uint64_t id, const Reduction& r, uint64_t chunk, uint32_t bytes, uint32_t dst) const
+{
+    RoceFrame frame;
+    frame.header = MakeRoceHeader();
+    RoceHeader& h = *frame.header;
+    h.type = RoceHeader::DATA;
+    h.flags = kInNetworkFlag;
+    if (chunk + 1 == r.chunks)
+    {
+        h.Set(RoceHeader::LAST);
+    }
+    h.priority = r.priority;
+    h.src = m_switch->GetNodeId();
+    h.dst = dst;
+    h.seq = chunk;
+    h.payload = bytes;
+    h.imm = id;
+    frame.wireBytes = h.GetWireBytes();
+    frame.priority = r.priority;
+    frame.payload = bytes;
+    return frame;
+}
+
+void
+SwitchReduction::Reduced(uint64_t id, uint64_t chunk, uint32_t bytes)
+{
+    Reduction& r = m_open.at(id);
+    if (!r.hasParent)
+    {
+        Multicast(id, chunk, bytes);
+        return;
+    }
+    r.reducedToSend.emplace_back(chunk, bytes);
+    SendUp(id, r);
+}
+
+void
+SwitchReduction::SendUp(uint64_t id, Reduction& r)
+{
+    while (!r.reducedToSend.empty() && r.reducedToSend.front().first < r.parent.limit)
+    {
+        const auto [chunk, bytes] = r.reducedToSend.front();
+        r.reducedToSend.pop_front();
+        m_payloadSentUp += bytes;
+        Send(r.parent.port, ChunkFrame(id, r, chunk, bytes, r.parent.node));
+    }
+}
+
 void
 SwitchReduction::Multicast(uint64_t id, uint64_t chunk, uint32_t bytes)
 {
@@ -157,26 +247,8 @@ SwitchReduction::Multicast(uint64_t id, uint64_t chunk, uint32_t bytes)
             continue;
         }
         const Member& m = r.members[i];
-        RoceFrame frame;
-        frame.header = MakeRoceHeader();
-        RoceHeader& h = *frame.header;
-        h.type = RoceHeader::DATA;
-        h.flags = kInNetworkFlag;
-        if (chunk + 1 == r.chunks)
-        {
-            h.Set(RoceHeader::LAST);
-        }
-        h.priority = r.priority;
-        h.src = m_switch->GetNodeId();
-        h.dst = m.node;
-        h.seq = chunk;
-        h.payload = bytes;
-        h.imm = id;
-        frame.wireBytes = h.GetWireBytes();
-        frame.priority = r.priority;
-        frame.payload = bytes;
         m_payloadSent += bytes;
-        Send(m.port, std::move(frame));
+        Send(m.port, ChunkFrame(id, r, chunk, bytes, m.node));
     }
 }
 
@@ -190,6 +262,10 @@ SwitchReduction::Left(const RoceHeader& h)
     auto it = m_open.find(h.imm);
     NS_ABORT_MSG_IF(it == m_open.end(), "a result of reduction " << h.imm << ", not open");
     Reduction& r = it->second;
+    if (r.hasParent && h.dst == r.parent.node)
+    {
+        return; // a partial sum going up: its chunk stays held until the result is down
+    }
     auto copies = r.copiesLeft.find(h.seq);
     NS_ABORT_MSG_IF(copies == r.copiesLeft.end(), "an unknown result chunk " << h.seq);
     if (--copies->second > 0)
@@ -209,7 +285,7 @@ SwitchReduction::Left(const RoceHeader& h)
 void
 SwitchReduction::Send(uint32_t port, RoceFrame&& frame)
 {
-    m_switch->ReceiveFrame(*m_switch->GetPort(port), std::move(frame));
+    m_switch->SendEngineFrame(port, std::move(frame));
 }
 
 } // namespace ns3
