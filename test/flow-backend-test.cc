@@ -216,6 +216,41 @@ TEST(MaxMinSolver, TwoBottlenecksAndWeights)
     EXPECT_DOUBLE_EQ(rates[1], 4);
 }
 
+// A staircase of 41 levels over 101 links, long enough for the solver to go on from its
+// scans to its heap: 100 flows, flow i alone on a link of i + 1 Gb/s and all of them on a
+// shared link. The first 40 flows freeze at their own links' rates, one level each; the
+// shared link holds the other 60 to an equal share of what is left, 40.5 Gb/s.
+TEST(MaxMinSolver, ManyLevelsOverManyLinks)
+{
+    constexpr uint32_t n = 100;
+    constexpr uint32_t alone = 40;
+    std::vector<double> capacity;
+    double shared = (n - alone) * 40.5e9;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        capacity.push_back((i + 1) * 1e9);
+        shared += i < alone ? (i + 1) * 1e9 : 0;
+    }
+    capacity.push_back(shared);
+    MaxMinSolver solver(capacity);
+    std::vector<std::vector<FlowLinkUse>> paths;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        paths.push_back({{i, 1}, {n, 1}});
+    }
+    std::vector<const std::vector<FlowLinkUse>*> flows;
+    for (const auto& path : paths)
+    {
+        flows.push_back(&path);
+    }
+    std::vector<double> rates;
+    solver.Solve(flows, rates);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        EXPECT_DOUBLE_EQ(rates[i], i < alone ? (i + 1) * 1e9 : 40.5e9) << "flow " << i;
+    }
+}
+
 TEST(FlowBackend, BytesAreConservedThroughStartsAndStops)
 {
     // Three senders into host 0, starting at 0, 10 and 20 us: host 0's downlink never
