@@ -10,6 +10,7 @@
 // chunk / round trip to the switch; and the reduce-scatter's shards and the all-gather's
 // multicast with a late member.
 
+#include "in-switch-inputs.h"
 #include "latency-premise.h"
 #include "replay-test-support.h"
 
@@ -75,33 +76,6 @@ ScaleUpFabric(const ettest::ScratchDir& dir, uint32_t npus)
     WriteText(path,
               "name: su\ndimensions:\n  - {name: nvlink, topology: Switch, npus: " +
                   std::to_string(npus) + ", rate: 1600Gbps, latency: 25ns, scale_up: true}\n");
-    return path;
-}
-
-/** 8 hosts at 100 Gb/s, 4 under each of two leaves, lossless priority 3. */
-std::string
-ClosFabric(const ettest::ScratchDir& dir, const std::string& pfc = "[3]")
-{
-    const std::string path = dir.File("clos.yaml");
-    WriteText(path,
-              "name: clos8\ndefaults:\n  switch_buffer: 32MiB\n  pfc_priorities: " + pfc +
-                  "\nscale_out:\n  topology: clos\n  servers: 8\n  hosts_per_leaf: 4\n"
-                  "  oversubscription: 1\n  host_link: {rate: 100Gbps, latency: 1us}\n"
-                  "  leaf_link: {rate: 400Gbps, latency: 1us}\n");
-    return path;
-}
-
-std::string
-System(const ettest::ScratchDir& dir, const std::string& allReduce)
-{
-    const std::string path = dir.File("system-" + allReduce + ".json");
-    WriteText(path,
-              "{\"endpoint-delay\": 10, \"preferred-dataset-splits\": 1, "
-              "\"collective-optimization\": \"baseline\", \"all-reduce-implementation\": [\"" +
-                  allReduce +
-                  "\"], \"reduce-scatter-implementation\": [\"ring\"], "
-                  "\"all-gather-implementation\": [\"ring\"], "
-                  "\"all-to-all-implementation\": [\"direct\"]}");
     return path;
 }
 
@@ -243,7 +217,7 @@ TEST_F(InSwitchPacketTest, NvlsAllReduceWithinOnePercentOfClosedFormAndBeatsRing
         WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, bytes)});
     }
     const std::string fabric = ScaleUpFabric(dir, n);
-    ReplayRunConfig nvlsConfig = RunConfig(prefix, fabric, System(dir, "nvls"));
+    ReplayRunConfig nvlsConfig = RunConfig(prefix, fabric, AllReduceSystem(dir, "nvls"));
     nvlsConfig.network.mtu = kMtu;
     const ReplayResult nvls = RunReplay(nvlsConfig);
     ASSERT_TRUE(nvls.completed);
@@ -268,7 +242,7 @@ TEST_F(InSwitchPacketTest, NvlsAllReduceWithinOnePercentOfClosedFormAndBeatsRing
     Simulator::Destroy();
     Config::Reset();
     WithoutSwitchAndNicLatency();
-    ReplayRunConfig ringConfig = RunConfig(prefix, fabric, System(dir, "ring"));
+    ReplayRunConfig ringConfig = RunConfig(prefix, fabric, AllReduceSystem(dir, "ring"));
     ringConfig.network.mtu = kMtu;
     const ReplayResult ring = RunReplay(ringConfig);
     ASSERT_TRUE(ring.completed);
@@ -286,7 +260,7 @@ TEST_F(InSwitchPacketTest, NvlsAllReduceWithinOnePercentOfClosedFormAndBeatsRing
 TEST_F(InSwitchPacketTest, SharpLikeReductionOnAClosLeaf)
 {
     ettest::ScratchDir dir;
-    Direct d(ClosFabric(dir));
+    Direct d(ClosOfEightHosts(dir));
     const std::vector<uint32_t> ranks{0, 1, 2, 3};
     constexpr uint64_t bytes = 4 << 20;
     d.Reduce(ranks, bytes);
@@ -322,7 +296,7 @@ TEST_F(InSwitchPacketTest, SharpLikeReduceScatterAndAllGatherOnAClosLeaf)
     const std::vector<uint32_t> ranks{0, 1, 2, 3};
     {
         ettest::ScratchDir dir;
-        Direct d(ClosFabric(dir));
+        Direct d(ClosOfEightHosts(dir));
         d.Reduce(ranks, 64 * kMtu, 1, NetworkBackend::InSwitchOp::ReduceScatter);
         Simulator::Run();
         for (uint32_t r : ranks)
@@ -336,7 +310,7 @@ TEST_F(InSwitchPacketTest, SharpLikeReduceScatterAndAllGatherOnAClosLeaf)
     Simulator::Destroy();
     {
         ettest::ScratchDir dir;
-        Direct d(ClosFabric(dir));
+        Direct d(ClosOfEightHosts(dir));
         d.Reduce(ranks, 16 * kMtu, 1, NetworkBackend::InSwitchOp::AllGather);
         Simulator::Run();
         for (uint32_t r : ranks)
@@ -389,7 +363,7 @@ TEST_F(InSwitchPacketTest, TreeOverTwoLeavesHoldsEachSwitchToItsBuffer)
     constexpr uint64_t window = 4;
     Config::SetDefault("ns3::ReductionEngine::BufferBytes", UintegerValue(window * kMtu));
     ettest::ScratchDir dir;
-    Direct d(ClosFabric(dir));
+    Direct d(ClosOfEightHosts(dir));
     std::vector<uint32_t> ranks;
     for (uint32_t r = 0; r < 8; ++r)
     {
@@ -535,7 +509,7 @@ TEST_F(InSwitchPacketTest, RefusesTreeReduceScatterAndLossyLinks)
 {
     ettest::ScratchDir dir;
     {
-        Direct d(ClosFabric(dir));
+        Direct d(ClosOfEightHosts(dir));
         try
         {
             d.Reduce({0, 4}, kMtu, 1, NetworkBackend::InSwitchOp::ReduceScatter);
@@ -552,7 +526,7 @@ TEST_F(InSwitchPacketTest, RefusesTreeReduceScatterAndLossyLinks)
     }
     Simulator::Destroy();
     ettest::ScratchDir lossy;
-    Direct d(ClosFabric(lossy, "[]"));
+    Direct d(ClosOfEightHosts(lossy, "[]"));
     try
     {
         d.Reduce({0, 1}, kMtu);

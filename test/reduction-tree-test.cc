@@ -7,6 +7,7 @@
 // closed form at packet level, at flow level and in the congestion-aware analytical model,
 // with every byte counted once per hop.
 
+#include "in-switch-inputs.h"
 #include "latency-premise.h"
 #include "replay-test-support.h"
 
@@ -31,34 +32,6 @@ constexpr uint32_t kMtu = 4096;
 constexpr double kCableNs = 1000;
 constexpr double kEndpointNs = 10;
 constexpr uint64_t kBytes = 4 << 20;
-
-/** 8 hosts at 100 Gb/s, 4 under each of two leaves, 400 Gb/s to the spine, lossless class 3. */
-std::string
-ClosFabric(const ettest::ScratchDir& dir)
-{
-    const std::string path = dir.File("clos.yaml");
-    WriteText(path,
-              "name: clos8\ndefaults:\n  switch_buffer: 32MiB\n  pfc_priorities: [3]\n"
-              "scale_out:\n  topology: clos\n  servers: 8\n  hosts_per_leaf: 4\n"
-              "  oversubscription: 1\n  host_link: {rate: 100Gbps, latency: 1us}\n"
-              "  leaf_link: {rate: 400Gbps, latency: 1us}\n");
-    return path;
-}
-
-/** \return a system JSON running every all-reduce in the switches, one chunk */
-std::string
-InNetworkSystem(const ettest::ScratchDir& dir)
-{
-    const std::string path = dir.File("system.json");
-    WriteText(path,
-              "{\"endpoint-delay\": 10, \"preferred-dataset-splits\": 1, "
-              "\"collective-optimization\": \"baseline\", "
-              "\"all-reduce-implementation\": [\"inNetwork\"], "
-              "\"reduce-scatter-implementation\": [\"ring\"], "
-              "\"all-gather-implementation\": [\"ring\"], "
-              "\"all-to-all-implementation\": [\"direct\"]}");
-    return path;
-}
 
 std::vector<uint32_t>
 Ranks(uint32_t from, uint32_t to)
@@ -102,7 +75,7 @@ class ReductionTreeTest : public ::testing::Test
 TEST_F(ReductionTreeTest, LeafSpineTreeJoinsEachHostToItsLeaf)
 {
     ettest::ScratchDir dir;
-    const LoadedFabric loaded = LoadFabric(ClosFabric(dir));
+    const LoadedFabric loaded = LoadFabric(ClosOfEightHosts(dir));
     const Fabric& f = loaded.fabric;
     const ReductionTree leaf = ReductionTreeOf(f, Ranks(0, 4), {});
     ASSERT_TRUE(leaf.IsSingleSwitch());
@@ -208,8 +181,8 @@ TEST_F(ReductionTreeTest, AllReduceOverTwoLeavesMatchesItsClosedFormAtEveryLevel
     {
         WriteRank(prefix, r, {Collective(1, EtCollectiveType::ALL_REDUCE, kBytes)});
     }
-    const std::string fabric = ClosFabric(dir);
-    const std::string system = InNetworkSystem(dir);
+    const std::string fabric = ClosOfEightHosts(dir);
+    const std::string system = AllReduceSystem(dir, "inNetwork");
     const double hostBytesPerNs = 100.0 / 8;
     const double chunkNs = (kMtu + 82.0) / hostBytesPerNs;
     const double chunks = static_cast<double>(kBytes / kMtu);
