@@ -94,8 +94,11 @@ CollectiveRunner::ReduceInSwitch(uint32_t rank,
 void
 CollectiveRunner::StartTimer(uint32_t rank, uint64_t delayNs, uint64_t token)
 {
+    // Two words, which std::function holds without an allocation of its own; a rank, once
+    // made, lives as long as the runner.
+    CollectiveRank* expiring = &RankAt(rank);
     m_backend->Schedule(NanoSeconds(delayNs),
-                        [this, rank, token]() { RankAt(rank).TimerExpired(token); });
+                        [expiring, token]() { expiring->TimerExpired(token); });
 }
 
 void

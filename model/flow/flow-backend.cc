@@ -574,6 +574,58 @@ FlowBackend::OnWakeup()
 }
 
 void
+FlowBackend::Land(uint32_t slot, int32_t inSwitch)
+{
+    const Message message = m_landed[slot].pending.message;
+    const MessageCallback arrived = std::move(m_landed[slot].pending.arrived);
+    ReleaseLanded(slot);
+    if (inSwitch == 0)
+    {
+        ++m_deliveredMessages;
+        m_deliveredBytes += message.bytes;
+    }
+    else if (inSwitch == 2)
+    {
+        m_inSwitchTreeBytes += message.bytes;
+    }
+    else if (inSwitch > 0)
+    {
+        m_inSwitchUpBytes += message.bytes;
+    }
+    else
+    {
+        // A result is delivered to its NPU, as at packet level.
+        m_inSwitchDownBytes += message.bytes;
+        m_deliveredBytes += message.bytes;
+    }
+    if (arrived)
+    {
+        arrived(message);
+    }
+}
+
+void
+FlowBackend::Acknowledge(uint32_t slot)
+{
+    const Message message = m_landed[slot].pending.message;
+    const MessageCallback sent = std::move(m_landed[slot].pending.sent);
+    ReleaseLanded(slot);
+    if (sent)
+    {
+        sent(message);
+    }
+}
+
+void
+FlowBackend::ReleaseLanded(uint32_t slot)
+{
+    if (--m_landed[slot].waiting == 0)
+    {
+        m_freeLanded.push_back(slot);
+    }
+}
+
+void
 FlowBackend::OnDrained(uint32_t id)
 {
     QueuePair& qp = m_qps[id];
@@ -584,44 +636,22 @@ FlowBackend::OnDrained(uint32_t id)
     const int64_t fixedPs =
         qp.data.FixedPs(qp.wire->FirstPacketWireBytes(bytes), qp.wire->LastPacketWireBytes(bytes));
     const int64_t ackPs = qp.ack.PacketPs(qp.wire->AckBytes()) + m_ackTurnaround.GetPicoSeconds();
-    auto message = std::make_shared<Pending>(std::move(head));
+    // The message waits for its arrival and for its last ACK in a recycled slot.
+    uint32_t slot;
+    if (m_freeLanded.empty())
+    {
+        slot = static_cast<uint32_t>(m_landed.size());
+        m_landed.emplace_back();
+    }
+    else
+    {
+        slot = m_freeLanded.back();
+        m_freeLanded.pop_back();
+    }
+    m_landed[slot] = {std::move(head), 2};
     const int32_t inSwitch = qp.inSwitch;
-    Simulator::Schedule(PicoSeconds(fixedPs),
-                        [this, message, inSwitch]()
-                        {
-                            const uint64_t bytes = message->message.bytes;
-                            if (inSwitch == 0)
-                            {
-                                ++m_deliveredMessages;
-                                m_deliveredBytes += bytes;
-                            }
-                            else if (inSwitch == 2)
-                            {
-                                m_inSwitchTreeBytes += bytes;
-                            }
-                            else if (inSwitch > 0)
-                            {
-                                m_inSwitchUpBytes += bytes;
-                            }
-                            else
-                            {
-                                // A result is delivered to its NPU, as at packet level.
-                                m_inSwitchDownBytes += bytes;
-                                m_deliveredBytes += bytes;
-                            }
-                            if (message->arrived)
-                            {
-                                message->arrived(message->message);
-                            }
-                        });
-    Simulator::Schedule(PicoSeconds(fixedPs + ackPs),
-                        [message]()
-                        {
-                            if (message->sent)
-                            {
-                                message->sent(message->message);
-                            }
-                        });
+    Simulator::Schedule(PicoSeconds(fixedPs), [this, slot, inSwitch]() { Land(slot, inSwitch); });
+    Simulator::Schedule(PicoSeconds(fixedPs + ackPs), [this, slot]() { Acknowledge(slot); });
     if (qp.messages.empty())
     {
         SetActive(id, false);

@@ -180,6 +180,13 @@ class FlowBackend : public NetworkBackend
         double wireLeft{0};      //!< its bytes not yet sent, headers included
     };
 
+    /** A drained message on its way: its arrival and its last ACK still to come. */
+    struct Landing
+    {
+        Pending pending;    //!< the message and its callbacks
+        uint8_t waiting{0}; //!< of the two events, those still to come
+    };
+
     /** One queue pair: a flow and its messages. */
     struct QueuePair
     {
@@ -254,6 +261,12 @@ class FlowBackend : public NetworkBackend
     void FinishMember(const ReductionKey& key, uint32_t member);
     /** Warn once if the reduction buffer's window cannot cover \p up's round trip. */
     void WarnIfBufferLimits(uint32_t up);
+    /** The message in \p slot has arrived, on a hop of kind \p inSwitch (QueuePair). */
+    void Land(uint32_t slot, int32_t inSwitch);
+    /** The last ACK of the message in \p slot is back at its sender. */
+    void Acknowledge(uint32_t slot);
+    /** One of the two events of \p slot is done: the slot is free after both. */
+    void ReleaseLanded(uint32_t slot);
     /** Queue \p pending on queue pair \p id and start its flow if it was idle. */
     void Enqueue(uint32_t id, Pending pending);
 
@@ -314,6 +327,8 @@ class FlowBackend : public NetworkBackend
     std::vector<std::unique_ptr<FlowWire>> m_scaleUpWires; //!< per dimension; null: RoCE
     std::unique_ptr<FlowRateAllocator> m_rates;            //!< the fair share
     std::vector<QueuePair> m_qps;                          //!< in order of opening
+    std::vector<Landing> m_landed;                         //!< drained messages, by slot
+    std::vector<uint32_t> m_freeLanded;                    //!< slots of m_landed free for reuse
     FlowDrainQueue m_drains;                    //!< when each head message will have left
     EventId m_wakeup;                           //!< the earliest drain's event
     EventId m_resolve;                          //!< the pending ApplyRates
