@@ -249,6 +249,13 @@ class FlowBackend : public NetworkBackend
     void SubtreeContributed(const ReductionKey& key, uint32_t s);
     /** The data of a child of switch \p s is all in at \p atPs. */
     void ChildUp(const ReductionKey& key, uint32_t s, int64_t atPs);
+    /**
+     * \param r a reduction whose children's data is all in at switch \p s
+     * \param s a switch of its tree
+     * \return when the switch's engine has reduced the last chunk: after the last child's
+     *         data and its latency, and after all of it at the engine's rate
+     */
+    int64_t AllReducedPs(const Reduction& r, uint32_t s) const;
     /** Switch \p s, below the root, has its children's data and its own flow up in. */
     void SwitchUpIfDone(const ReductionKey& key, uint32_t s);
     /** Start the results down from switch \p s to its children. */

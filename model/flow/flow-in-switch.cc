@@ -337,6 +337,23 @@ FlowBackend::SubtreeContributed(const ReductionKey& key, uint32_t s)
                         });
 }
 
+int64_t
+FlowBackend::AllReducedPs(const Reduction& r, uint32_t s) const
+{
+    const int64_t latency = m_reductionLatency.GetPicoSeconds();
+    int64_t reduced = r.lastUpPs[s] + latency;
+    if (m_reductionBps > 0 && r.reducedBytes > 0)
+    {
+        // Every chunk passes the engine after the first chunks were in.
+        reduced =
+            std::max<int64_t>(reduced,
+                              r.firstChunksPs[s] + latency +
+                                  static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
+                                                       static_cast<double>(m_reductionBps)));
+    }
+    return reduced;
+}
+
 void
 FlowBackend::SwitchUpIfDone(const ReductionKey& key, uint32_t s)
 {
@@ -348,17 +365,7 @@ FlowBackend::SwitchUpIfDone(const ReductionKey& key, uint32_t s)
     // The switch's flow up cannot end before its last chunk is in, reduced and one chunk
     // has crossed the hop.
     const int64_t hopPs = ChunkPs(m_qps[ParentHop(key, s, true)]);
-    const int64_t latency = m_reductionLatency.GetPicoSeconds();
-    int64_t done = std::max(r.upFlowPs[s], r.lastUpPs[s] + latency + hopPs);
-    if (m_reductionBps > 0 && r.reducedBytes > 0)
-    {
-        done =
-            std::max<int64_t>(done,
-                              r.firstChunksPs[s] + latency +
-                                  static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
-                                                       static_cast<double>(m_reductionBps)) +
-                                  hopPs);
-    }
+    const int64_t done = std::max(r.upFlowPs[s], AllReducedPs(r, s) + hopPs);
     ChildUp(key, r.tree.switches[s].parent, done);
 }
 
@@ -377,16 +384,7 @@ FlowBackend::ChildUp(const ReductionKey& key, uint32_t s, int64_t atPs)
         return;
     }
     // The root's last chunk is in: reduced, then its way down to each member.
-    int64_t base = r.lastUpPs[s] + m_reductionLatency.GetPicoSeconds();
-    if (m_reductionBps > 0 && r.reducedBytes > 0)
-    {
-        // Every chunk of the result passes the engine after the first chunks were in.
-        base =
-            std::max<int64_t>(base,
-                              r.firstChunksPs[s] + m_reductionLatency.GetPicoSeconds() +
-                                  static_cast<int64_t>(static_cast<double>(r.reducedBytes) * 8e12 /
-                                                       static_cast<double>(m_reductionBps)));
-    }
+    const int64_t base = AllReducedPs(r, s);
     for (uint32_t i = 0; i < key.second.size(); ++i)
     {
         r.resultFloorPs[i] = base + DownLagPs(key, i);
